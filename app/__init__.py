@@ -1,0 +1,1 @@
+"""Cash Stash web server: rooms, live play over WebSocket, finished games."""

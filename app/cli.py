@@ -1,0 +1,32 @@
+"""The ``cash-stash`` command."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from app.settings import get_settings
+
+
+def _serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    parser = argparse.ArgumentParser(prog="cash-stash", description="Cash Stash server and tools")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the web server")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.set_defaults(handler=_serve)
+    args = parser.parse_args(argv)
+    args.handler(args)
