@@ -1,0 +1,1 @@
+"""Rooms: seats, tokens, bots, timers, one authoritative engine state per room."""
