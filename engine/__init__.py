@@ -1,0 +1,69 @@
+"""Cash Stash rules engine: pure functions over game states, standard library only.
+
+The JSON-level contract (DESIGN.md): ``new_game``, ``legal_actions``, ``blocked_actions``,
+``apply_action``, ``view_for``, ``is_over``, ``scores``, ``dumps`` / ``loads``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import apply_action
+from engine.blocked import blocked_actions
+from engine.cards import CardId, Kind
+from engine.errors import EngineError, IllegalAction, InvalidConfig
+from engine.legal import legal_actions
+from engine.serialize import dumps, loads
+from engine.setup import new_state, parse_config
+from engine.state import Seat, State
+from engine.turns import standings, stash
+from engine.view import open_view, view_for
+
+
+def new_game(config: Mapping[str, Any]) -> State:
+    """Shuffle and deal a new game; ``InvalidConfig`` for a configuration the rules forbid."""
+    parsed = parse_config(config)
+    return new_state(parsed, config.get("setup"))
+
+
+def is_over(state: State) -> bool:
+    return state.over
+
+
+def scores(state: State) -> list[int]:
+    """Stash value per seat, this round."""
+    return [stash(state, seat) for seat in range(state.config.players)]
+
+
+def to_act(state: State) -> list[Seat]:
+    """The seats that must act now; empty only when the game is over."""
+    return state.to_act()
+
+
+def result(state: State) -> dict[str, Any]:
+    """Per-round stash values, totals, round wins and the winners (final once over)."""
+    return standings(state)
+
+
+__all__ = [
+    "CardId",
+    "EngineError",
+    "IllegalAction",
+    "InvalidConfig",
+    "Kind",
+    "Seat",
+    "State",
+    "apply_action",
+    "blocked_actions",
+    "dumps",
+    "is_over",
+    "legal_actions",
+    "loads",
+    "new_game",
+    "open_view",
+    "result",
+    "scores",
+    "to_act",
+    "view_for",
+]

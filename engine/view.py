@@ -1,0 +1,103 @@
+"""What one seat may see (RULES.md §9): the only door out of the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import VALUE_OF, CardId, card_json, set_kind
+from engine.legal import exposed_depths
+from engine.state import Seat, State
+from engine.turns import standings, stash
+
+
+def _cards(cards: list[CardId]) -> list[dict[str, Any]]:
+    return [card_json(card) for card in cards]
+
+
+def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
+    """Every public zone, plus the viewer's own hand; ``None`` views as a spectator."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.config.players):
+        raise ValueError(f"no seat {seat!r} in this game")
+    config = state.config
+    players = []
+    for player in range(config.players):
+        stack = state.stacks[player]
+        exposed = {len(stack) - 1 - depth for depth in exposed_depths(state, player)}
+        entry: dict[str, Any] = {
+            "seat": player,
+            "hand_size": len(state.hands[player]),
+            "stack": [
+                {
+                    "kind": set_kind(cards).value,
+                    "cards": _cards(cards),
+                    "value": sum(VALUE_OF[card] for card in cards),
+                    "exposed": index in exposed,
+                }
+                for index, cards in enumerate(stack)
+            ],
+            "stash": stash(state, player),
+        }
+        if config.names:
+            entry["name"] = config.names[player]
+        players.append(entry)
+    challenge = state.challenge
+    return {
+        "seat": seat,
+        "rules": config.rules,
+        "draft": config.draft,
+        "players_count": config.players,
+        "hand_size_limit": config.hand_size,
+        "round": state.round,
+        "dealer": state.dealer,
+        "active": state.active,
+        "actions_done": state.actions_done,
+        "actions_per_turn": state.rules.actions_per_turn,
+        "hand": [] if seat is None else _cards(state.hands[seat]),
+        "deck_size": len(state.deck),
+        "discard": _cards(state.discard),
+        "out": _cards(state.out),
+        "piles": [
+            {
+                "top": None if state.covered[p] or not pile else card_json(pile[-1]),
+                "size": len(pile),
+            }
+            for p, pile in enumerate(state.piles)
+        ],
+        "players": players,
+        "to_act": state.to_act(),
+        "barred": list(state.barred),
+        "challenge": None
+        if challenge is None
+        else {
+            "challenger": challenge.challenger,
+            "defender": challenge.defender,
+            "kind": str(challenge.kind),
+            "target": challenge.target,
+            "depth": challenge.depth,
+            "claim": None if challenge.claim is None else _cards(challenge.claim),
+            "piles": challenge.piles,
+            "plays": [{"seat": s, "cards": _cards(cards)} for s, cards in challenge.plays],
+            "to_answer": challenge.to_answer,
+            "need": challenge.need,
+        },
+        "pending": None
+        if state.pending is None
+        else {
+            "type": "choose",
+            "chooser": state.pending.chooser,
+            "target": state.pending.target,
+            "options": ["top_to_bottom", "bottom_to_top"],
+        },
+        "rounds": {"condition": config.rounds, **standings(state)},
+        "over": state.over,
+        "log": list(state.log),
+    }
+
+
+def open_view(state: State) -> dict[str, Any]:
+    """The spectator view with every hand and the deck shown: for finished games and replays."""
+    view = view_for(state, None)
+    view["hands"] = [_cards(hand) for hand in state.hands]
+    view["deck"] = _cards(list(reversed(state.deck)))
+    view["piles_full"] = [_cards(pile) for pile in state.piles]
+    return view
