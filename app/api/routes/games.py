@@ -1,0 +1,117 @@
+"""``GET /api/games/{id}``: a finished game and its replay, every card face up."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel
+
+from app.db import repository
+from app.db.models import Game, GameSeat
+from app.db.session import SessionDep
+from app.replay import replay
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+class SeatPublic(BaseModel):
+    """Who sat in one seat and how they did."""
+
+    seat: int
+    name: str
+    player_id: str | None
+    """The player's public id (link to ``/api/players/{id}/games``); None for AI and anonymous."""
+    ai_level: str | None
+    total: int
+    winner: bool
+    rating_before: float | None
+    """Displayed rating before this game; None when the game did not move it."""
+    rating_after: float | None
+
+    @classmethod
+    def of(cls, seat: GameSeat) -> SeatPublic:
+        return cls(
+            seat=seat.seat,
+            name=seat.name,
+            player_id=seat.player_id,
+            ai_level=seat.ai_level,
+            total=seat.total,
+            winner=seat.winner,
+            rating_before=seat.rating_before,
+            rating_after=seat.rating_after,
+        )
+
+
+class GameSummary(BaseModel):
+    """A finished game at a glance."""
+
+    id: str
+    room_code: str
+    rules: str
+    draft: bool
+    rounds: int | str
+    """The win condition: 1, 3, ``"million"`` or ``"two_round_wins"``."""
+    players: list[SeatPublic]
+    round_scores: list[list[int]]
+    """Per round, each seat's stash value."""
+    totals: list[int]
+    winners: list[int]
+    rated: bool
+    """Whether the game moved ratings (at least two people played)."""
+    started_at: datetime
+    ended_at: datetime
+
+    @classmethod
+    def of(cls, game: Game) -> GameSummary:
+        return cls(
+            id=game.id,
+            room_code=game.room_code,
+            rules=game.rules,
+            draft=game.draft,
+            rounds=game.config.get("rounds", 1),
+            players=[SeatPublic.of(seat) for seat in game.seats],
+            round_scores=game.round_scores,
+            totals=game.totals,
+            winners=game.winners,
+            rated=game.rated,
+            started_at=game.started_at,
+            ended_at=game.ended_at,
+        )
+
+
+class ReplayStepPublic(BaseModel):
+    action: dict[str, Any] | None
+    """The action that led here; None for the deal."""
+    log: list[dict[str, Any]]
+    """What this step added to the game log."""
+    view: dict[str, Any]
+    """The public view with every hand, the deck and the draft piles revealed (no log)."""
+
+
+class GamePublic(GameSummary):
+    """A finished game with its replay: one step for the deal, then one per action."""
+
+    replay: list[ReplayStepPublic]
+    replay_complete: bool
+    """False only if the rules changed since the game was played and the replay diverged."""
+
+
+@router.get("/{game_id}")
+async def read_game(game_id: str, session: SessionDep) -> GamePublic:
+    game = await repository.get_game(session, game_id=game_id)
+    if game is None:
+        raise HTTPException(status_code=404, detail="No finished game has this id.")
+    # Replaying is pure CPU work; keep it off the event loop.
+    replayed = await asyncio.to_thread(replay, game.config, game.actions)
+    summary = GameSummary.of(game)
+    return GamePublic(
+        **summary.model_dump(),
+        replay=[
+            ReplayStepPublic(action=step.action, log=step.log, view=step.view)
+            for step in replayed.steps
+        ],
+        replay_complete=replayed.complete,
+    )

@@ -1,0 +1,104 @@
+"""``GET /api/players/{id}/games``: a player's finished games, newest first."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query
+from pydantic import BaseModel
+
+from app.api.routes.games import SeatPublic
+from app.db import repository
+from app.db.models import Player
+from app.db.session import SessionDep
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+class PlayerPublic(BaseModel):
+    id: str
+    """The public player id (never the guest id the browser keeps)."""
+    name: str
+    rating: float
+    """Conservative skill estimate (mu - 3 sigma), the number ranked on."""
+    mu: float
+    sigma: float
+    games: int
+    rated_games: int
+    wins: int
+
+    @classmethod
+    def of(cls, player: Player) -> PlayerPublic:
+        return cls(
+            id=player.id,
+            name=player.name,
+            rating=player.rating,
+            mu=player.mu,
+            sigma=player.sigma,
+            games=player.games,
+            rated_games=player.rated_games,
+            wins=player.wins,
+        )
+
+
+class PlayerGame(BaseModel):
+    """One finished game from the player's side."""
+
+    id: str
+    rules: str
+    draft: bool
+    rounds: int | str
+    ended_at: datetime
+    seat: int
+    """The seat the player held."""
+    total: int
+    winner: bool
+    rating_before: float | None
+    rating_after: float | None
+    players: list[SeatPublic]
+
+
+class PlayerHistory(BaseModel):
+    player: PlayerPublic
+    games: list[PlayerGame]
+    total: int
+    """How many finished games the player has in all."""
+    limit: int
+    offset: int
+
+
+@router.get("/{player_id}/games")
+async def read_player_games(
+    player_id: str,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> PlayerHistory:
+    """``player_id`` is the public id, or the guest id the player's own browser keeps."""
+    player = await repository.get_player(session, player_id=player_id)
+    if player is None:
+        raise HTTPException(status_code=404, detail="No finished games for this player.")
+    page = await repository.player_games(session, player_id=player.id, limit=limit, offset=offset)
+    return PlayerHistory(
+        player=PlayerPublic.of(player),
+        games=[
+            PlayerGame(
+                id=game.id,
+                rules=game.rules,
+                draft=game.draft,
+                rounds=game.config.get("rounds", 1),
+                ended_at=game.ended_at,
+                seat=seat.seat,
+                total=seat.total,
+                winner=seat.winner,
+                rating_before=seat.rating_before,
+                rating_after=seat.rating_after,
+                players=[SeatPublic.of(other) for other in game.seats],
+            )
+            for seat, game in page.items
+        ],
+        total=page.total,
+        limit=limit,
+        offset=offset,
+    )

@@ -1,0 +1,1 @@
+"""Finished games, players and ratings: SQLAlchemy models, sessions and the repository."""

@@ -1,0 +1,134 @@
+"""The tables: finished games, who sat where, and rated players.
+
+The same models serve SQLite (the embedded default) and Postgres; Alembic's migrations in
+``migrations/`` create them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    TypeDecorator,
+    func,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+Json = JSON().with_variant(JSONB(), "postgresql")
+"""JSON everywhere; JSONB on Postgres."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An aware UTC datetime on both databases (SQLite drops the zone; this puts it back)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("datetimes stored in the database must be timezone-aware")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+class Game(Base):
+    """One finished game, stored once (its id is the primary key)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    room_code: Mapped[str] = mapped_column(Text)
+    rules: Mapped[str] = mapped_column(String(32))
+    draft: Mapped[bool] = mapped_column(Boolean)
+    win_condition: Mapped[str] = mapped_column(String(32))
+    """The ``rounds`` setting as text: ``"1"``, ``"3"``, ``"million"`` or ``"two_round_wins"``."""
+    config: Mapped[dict[str, Any]] = mapped_column(Json)
+    """The full ``engine.new_game`` config, seed included: with ``actions`` it replays the game."""
+    actions: Mapped[list[dict[str, Any]]] = mapped_column(Json)
+    round_scores: Mapped[list[list[int]]] = mapped_column(Json)
+    totals: Mapped[list[int]] = mapped_column(Json)
+    winners: Mapped[list[int]] = mapped_column(Json)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    """Whether the game moved ratings (it had at least two people)."""
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+
+    seats: Mapped[list[GameSeat]] = relationship(
+        back_populates="game", order_by="GameSeat.seat", cascade="all, delete-orphan"
+    )
+
+
+class Player(Base):
+    """A guest player the browser remembers, with their OpenSkill rating.
+
+    ``id`` is the public id derived from the secret guest id (see ``app.db.repository``).
+    """
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    """The display name used in the player's latest game."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float, index=True)
+    """The conservative rating shown and ranked on: ``mu - 3 * sigma``."""
+    games: Mapped[int] = mapped_column(Integer)
+    rated_games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+
+
+class GameSeat(Base):
+    """Who sat in one seat of a finished game, how they scored and how their rating moved."""
+
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    ai_level: Mapped[str | None] = mapped_column(String(16))
+    total: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[bool] = mapped_column(Boolean)
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+
+    game: Mapped[Game] = relationship(back_populates="seats")

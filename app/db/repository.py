@@ -1,0 +1,233 @@
+"""Reading and writing finished games, players and ratings.
+
+Functions take the session and keyword arguments and never commit: the caller owns the
+transaction, so a game, its seats and the rating changes it causes are stored together or not
+at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from app import ratings
+from app.db.models import Game, GameSeat, Player
+from app.rooms.recording import FinishedGame
+
+
+def public_player_id(guest_id: str) -> str:
+    """The id a player is shown and linked by.
+
+    The guest id the browser keeps is what lets someone play as that player, so it is a
+    secret: only this one-way digest of it is stored or shown.
+    """
+    return hashlib.sha256(f"cash-stash guest {guest_id}".encode()).hexdigest()[:32]
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a longer list."""
+
+    items: list[T]
+    total: int
+    """How many there are in all."""
+
+
+async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
+    """Store a finished game and apply its rating changes; False if it was already stored.
+
+    Storing is insert-or-ignore on the game id, so when two processes both finish the same game
+    exactly one of them stores it and moves ratings.
+    """
+    ai_levels = [seat.ai_level for seat in game.players]
+    rated = ratings.counts_for_ratings(ai_levels)
+    inserted = await session.execute(
+        _insert_ignoring_duplicates(session, Game)
+        .values(
+            id=game.game_id,
+            room_code=game.room_code,
+            rules=str(game.config.get("rules", "advanced")),
+            draft=bool(game.config.get("draft", False)),
+            win_condition=str(game.config.get("rounds", 1)),
+            config=game.config,
+            actions=game.actions,
+            round_scores=game.rounds,
+            totals=game.totals,
+            winners=game.winners,
+            rated=rated,
+            started_at=game.started_at,
+            ended_at=game.ended_at,
+        )
+        .on_conflict_do_nothing(index_elements=[Game.id])
+        .returning(Game.id)
+    )
+    if inserted.scalar_one_or_none() is None:
+        return False
+
+    player_ids = [
+        None
+        if seat.ai_level is not None or seat.player_id is None
+        else public_player_id(seat.player_id)
+        for seat in game.players
+    ]
+    players = await _lock_players(session, game=game, player_ids=player_ids)
+    before = _ratings_before(players, player_ids=player_ids, ai_levels=ai_levels)
+    # A guest seated twice is rated once, on their first seat.
+    first_seat = {pid: seat for seat, pid in reversed(list(enumerate(player_ids)))}
+    fixed = [pid is None or first_seat[pid] != seat for seat, pid in enumerate(player_ids)]
+    after = before
+    if rated:
+        ranks = ratings.finishing_ranks(game.winners, game.totals)
+        after = ratings.updated_ratings(before, ranks, fixed=fixed)
+
+    now = datetime.now(UTC)
+    for seat, (record, pid) in enumerate(zip(game.players, player_ids, strict=True)):
+        won = seat in game.winners
+        moved = rated and not fixed[seat]
+        session.add(
+            GameSeat(
+                game_id=game.game_id,
+                seat=seat,
+                name=record.name,
+                player_id=pid,
+                ai_level=record.ai_level,
+                total=game.totals[seat],
+                winner=won,
+                rating_before=before[seat].display if moved else None,
+                rating_after=after[seat].display if moved else None,
+            )
+        )
+        if pid is None:
+            continue
+        player = players[pid]
+        player.name = record.name
+        player.games += 1
+        player.wins += int(won)
+        player.updated_at = now
+        if moved:
+            player.rated_games += 1
+            player.mu, player.sigma = after[seat].mu, after[seat].sigma
+            player.rating = after[seat].display
+    await session.flush()
+    return True
+
+
+async def _lock_players(
+    session: AsyncSession, *, game: FinishedGame, player_ids: Sequence[str | None]
+) -> dict[str, Player]:
+    """The game's players, created when new and locked (on Postgres) until the commit."""
+    names = {pid: game.players[seat].name for seat, pid in enumerate(player_ids) if pid}
+    if not names:
+        return {}
+    new = ratings.NEW_PLAYER
+    # Sorted, so that two games sharing players lock them in the same order.
+    ids = sorted(names)
+    await session.execute(
+        _insert_ignoring_duplicates(session, Player)
+        .values(
+            [
+                {
+                    "id": pid,
+                    "name": names[pid],
+                    "mu": new.mu,
+                    "sigma": new.sigma,
+                    "rating": new.display,
+                    "games": 0,
+                    "rated_games": 0,
+                    "wins": 0,
+                }
+                for pid in ids
+            ]
+        )
+        .on_conflict_do_nothing(index_elements=[Player.id])
+    )
+    rows = await session.scalars(
+        select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
+    )
+    return {player.id: player for player in rows}
+
+
+def _ratings_before(
+    players: dict[str, Player],
+    *,
+    player_ids: Sequence[str | None],
+    ai_levels: Sequence[str | None],
+) -> list[ratings.Rating]:
+    before = []
+    for pid, level in zip(player_ids, ai_levels, strict=True):
+        if level is not None:
+            before.append(ratings.ai_rating(level))
+        elif pid is None:
+            before.append(ratings.NEW_PLAYER)
+        else:
+            before.append(ratings.Rating(mu=players[pid].mu, sigma=players[pid].sigma))
+    return before
+
+
+def _insert_ignoring_duplicates(session: AsyncSession, model: type[Game] | type[Player]) -> Any:
+    """An INSERT that supports ``on_conflict_do_nothing`` on the session's database."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(model)
+    if dialect == "sqlite":
+        return sqlite.insert(model)
+    raise NotImplementedError(f"finished games are stored in SQLite or Postgres, not {dialect}")
+
+
+async def get_game(session: AsyncSession, *, game_id: str) -> Game | None:
+    """A finished game with its seats, or None."""
+    return await session.scalar(
+        select(Game).where(Game.id == game_id).options(selectinload(Game.seats))
+    )
+
+
+async def get_player(session: AsyncSession, *, player_id: str) -> Player | None:
+    """A player by public id, or by the guest id their own browser keeps."""
+    player = await session.get(Player, player_id)
+    if player is None:
+        player = await session.get(Player, public_player_id(player_id))
+    return player
+
+
+async def player_games(
+    session: AsyncSession, *, player_id: str, limit: int, offset: int
+) -> Page[tuple[GameSeat, Game]]:
+    """A player's finished games, newest first, each with the seat they held."""
+    total = await session.scalar(
+        select(func.count()).select_from(GameSeat).where(GameSeat.player_id == player_id)
+    )
+    rows = await session.execute(
+        select(GameSeat, Game)
+        .join(Game, GameSeat.game_id == Game.id)
+        .where(GameSeat.player_id == player_id)
+        .order_by(Game.ended_at.desc(), Game.id, GameSeat.seat)
+        .options(selectinload(Game.seats))
+        .limit(limit)
+        .offset(offset)
+    )
+    return Page(items=[(seat, game) for seat, game in rows.tuples()], total=total or 0)
+
+
+async def leaderboard(session: AsyncSession, *, limit: int, offset: int) -> Page[Player]:
+    """Rated players, best first."""
+    ranked = Player.rated_games > 0
+    total = await session.scalar(select(func.count()).select_from(Player).where(ranked))
+    players = await session.scalars(
+        select(Player)
+        .where(ranked)
+        .order_by(Player.rating.desc(), Player.rated_games.desc(), Player.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return Page(items=list(players), total=total or 0)
