@@ -32,7 +32,10 @@ Json = JSON().with_variant(JSONB(), "postgresql")
 
 
 class UTCDateTime(TypeDecorator[datetime]):
-    """An aware UTC datetime on both databases (SQLite drops the zone; this puts it back)."""
+    """An aware UTC datetime on both databases (SQLite drops the zone; this puts it back).
+
+    A naive datetime is taken to be UTC already.
+    """
 
     impl = DateTime(timezone=True)
     cache_ok = True
@@ -41,7 +44,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         if value.tzinfo is None:
-            raise ValueError("datetimes stored in the database must be timezone-aware")
+            return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:

@@ -15,11 +15,16 @@ from app.rooms.recording import FinishedGame
 logger = logging.getLogger(__name__)
 
 
-class DatabaseRecorder:
-    """Stores each finished game once, retrying through database outages.
+QUICK_RETRIES = Backoff(first_delay=0.2, max_delay=2.0, attempts=4)
+"""Ride out a blip (a restart, a failover, a locked SQLite file) within a few seconds."""
 
-    ``record`` returns only when the game is stored (or was already), so a room that awaits it
-    before expiring never loses a game; while the database is down it keeps waiting.
+
+class DatabaseRecorder:
+    """Stores each finished game once, retrying a failed write with backoff.
+
+    ``record`` returns once the game is stored (or already was). With the default backoff it
+    gives up after a few quick attempts and raises, and the room, which keeps the game until it
+    is recorded, calls again later; ``Backoff(attempts=None)`` instead waits out any outage.
     """
 
     def __init__(
@@ -30,7 +35,7 @@ class DatabaseRecorder:
         on_retry: Callable[[int, BaseException], None] | None = None,
     ) -> None:
         self._sessions = sessions
-        self._backoff = backoff or Backoff()
+        self._backoff = backoff or QUICK_RETRIES
         self._on_retry = on_retry
 
     async def record(self, game: FinishedGame) -> None:

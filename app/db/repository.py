@@ -216,7 +216,7 @@ async def player_games(
         .limit(limit)
         .offset(offset)
     )
-    return Page(items=[(seat, game) for seat, game in rows.tuples()], total=total or 0)
+    return Page(items=[(seat, game) for seat, game in rows], total=total or 0)
 
 
 async def leaderboard(session: AsyncSession, *, limit: int, offset: int) -> Page[Player]:
