@@ -20,6 +20,12 @@ def _serve(args: argparse.Namespace) -> None:
     )
 
 
+def _migrate(args: argparse.Namespace) -> None:
+    from app.db.migrate import upgrade
+
+    upgrade(get_settings().database_url)
+
+
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     parser = argparse.ArgumentParser(prog="cash-stash", description="Cash Stash server and tools")
@@ -28,5 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
     serve.set_defaults(handler=_serve)
+    migrate = commands.add_parser("migrate", help="upgrade the database to the latest schema")
+    migrate.set_defaults(handler=_migrate)
     args = parser.parse_args(argv)
     args.handler(args)
