@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -14,12 +16,44 @@ class Settings(BaseSettings):
 
     redis_url: str | None = None
     """Live rooms in Redis when set; otherwise in this process's memory."""
+    redis_prefix: str = "cash_stash:"
+    """Prefix of every Redis key and channel, so several deployments can share one Redis."""
     database_url: str = "sqlite+aiosqlite:///cash_stash.db"
     """Finished games: a SQLite file by default, Postgres via ``postgresql+asyncpg://``."""
     host: str = "127.0.0.1"
     port: int = 8000
-    allowed_origins: list[str] = []
-    """Origins allowed to open a WebSocket; empty means same origin only."""
+    allowed_origins: Annotated[list[str], NoDecode] = []
+    """Origins allowed to open a WebSocket (comma-separated); empty means same origin only."""
+
+    room_ttl_seconds: int = 6 * 3600
+    """A live room untouched this long expires (never before its finished games are recorded)."""
+    ai_pause_seconds: float = 0.8
+    """The human-like pause before an AI seat acts."""
+    ai_workers: int = 2
+    """Processes that run AI decisions, off the event loop."""
+    timeout_level: str = "medium"
+    """The AI level that plays a seat whose clock ran out or whose player is away."""
+    disconnect_grace_seconds: float = 30.0
+    """How long a disconnected player's seat waits before the AI plays it."""
+    join_limit: int = 20
+    """Join attempts (and look-ups of unknown rooms) allowed per client address per minute."""
+    ws_max_message_bytes: int = 8192
+    """The largest WebSocket message a client may send."""
+    ws_messages_per_second: float = 10.0
+    """Sustained client message rate allowed per connection (token bucket refill)."""
+    ws_burst: int = 30
+    """Client messages a connection may send at once (token bucket size)."""
+    ws_queue_size: int = 64
+    """Messages waiting for one slow connection before it is dropped (it then resyncs)."""
+    chat_max_length: int = 300
+    """The longest chat message, in characters."""
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
+        return value
 
 
 @lru_cache

@@ -1,1 +1,1 @@
-"""HTTP API: one APIRouter per module in ``routes``."""
+"""REST routes, one ``APIRouter`` per module."""

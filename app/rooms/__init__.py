@@ -1,1 +1,1 @@
-"""Rooms: seats, tokens, bots, timers, one authoritative engine state per room."""
+"""Rooms: seats, tokens, bots, clocks and one authoritative engine state per room."""

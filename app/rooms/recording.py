@@ -1,53 +1,66 @@
-"""What a room hands over when its game ends, and who takes it.
+"""What a finished game hands to the database, and the interface that stores it.
 
-The room service builds a ``FinishedGame`` and awaits ``GameRecorder.record``; the live room
-may expire only after that returns, so a game is never lost between the two.
+The live room keeps a finished game until ``GameRecorder.record`` returns; a failing recorder
+is retried with backoff, so ``record`` must be idempotent on ``game_id``.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, slots=True)
-class SeatRecord:
-    """Who sat in one seat."""
+class PlayerRecord:
+    """Who sat in one seat of a finished game."""
 
+    seat: int
     name: str
-    """Display name shown at the table."""
-    player_id: str | None
-    """The persistent guest player id the browser keeps; None for AI seats and anonymous guests."""
-    ai_level: str | None
+    """The display name the player chose (or the AI seat's name)."""
+    player_id: str | None = None
+    """The guest player id (a uuid string) a person joined with, if any."""
+    ai_level: str | None = None
     """``"easy"``, ``"medium"`` or ``"hard"`` for an AI seat; None for a person."""
 
 
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
-    """Everything needed to store, replay and rate a finished game."""
+    """Everything needed to store a finished game and replay it."""
 
     game_id: str
-    """The game's uuid, as a string; unique across rooms and processes."""
+    """A uuid string, unique per game (a rematch is a new game)."""
     room_code: str
-    """The room it was played in."""
     config: dict[str, Any]
-    """The ``engine.new_game`` config: rules, draft, players, rounds, seed (and any setup)."""
-    players: list[SeatRecord]
-    """One entry per seat, in seat order."""
+    """The engine config: ``rules``, ``draft``, ``players``, ``rounds`` and ``seed``.
+    The seed replays the game; it must never be served while other games may share it."""
+    players: list[PlayerRecord]
+    """One per seat, in seat order."""
     actions: list[dict[str, Any]]
-    """Every applied action, in order; replaying them on ``new_game(config)`` ends the game."""
-    round_scores: list[list[int]]
-    """Per round, each seat's stash value."""
+    """Every applied action in order, each with its ``seat``; with the config, a full replay."""
+    rounds: list[list[int]]
+    """Stash values per round, one value per seat."""
     totals: list[int]
-    """Each seat's final total."""
+    """Final totals per seat."""
     winners: list[int]
-    """The winning seat or seats."""
+    """Winning seats (several on a tie)."""
     started_at: datetime
     ended_at: datetime
 
 
 class GameRecorder(Protocol):
-    """Keeps finished games; ``record`` returns once the game is safely stored."""
+    """Stores finished games; the database layer provides the real one."""
 
-    async def record(self, game: FinishedGame) -> None: ...
+    async def record(self, game: FinishedGame) -> None:
+        """Store ``game``; raise to have it retried later. Recording twice must be harmless."""
+        ...
+
+
+class LogRecorder:
+    """A recorder that only logs: for a server run without a database."""
+
+    async def record(self, game: FinishedGame) -> None:
+        logger.info("game %s in room %s finished", game.game_id, game.room_code)

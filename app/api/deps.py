@@ -1,0 +1,68 @@
+"""Dependencies shared by the routes."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.rooms.credentials import normalize_room_code
+from app.rooms.errors import RoomError, room_not_found
+from app.rooms.service import RoomService
+from app.runtime import Runtime
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+def get_service(runtime: RuntimeDep) -> RoomService:
+    return runtime.service
+
+
+ServiceDep = Annotated[RoomService, Depends(get_service)]
+
+_bearer = HTTPBearer(auto_error=False, description="The host's seat token.")
+
+
+def host_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    if credentials is None:
+        raise RoomError(
+            "missing_token", "Send the host's token as Authorization: Bearer.", status=401
+        )
+    return credentials.credentials
+
+
+HostToken = Annotated[str, Depends(host_token)]
+
+
+def room_code(code: str) -> str:
+    normalized = normalize_room_code(code)
+    if normalized is None:
+        raise room_not_found()
+    return normalized
+
+
+RoomCode = Annotated[str, Depends(room_code)]
+
+
+async def count_attempt(request: Request, runtime: RuntimeDep) -> None:
+    """Rate-limit attempts to find rooms by code, per client address, across processes."""
+    address = request.client.host if request.client else "unknown"
+    allowed = await runtime.service.store.hit(
+        f"join:{address}", limit=runtime.settings.join_limit, window_seconds=60
+    )
+    if not allowed:
+        raise RoomError(
+            "too_many_attempts", "Too many attempts; wait a minute and try again.", status=429
+        )
+
+
+CountedAttempt = Depends(count_attempt)

@@ -1,0 +1,60 @@
+"""AI decisions, run in worker processes so a thinking AI never blocks the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+
+def decide(
+    level: str, view: dict[str, Any], legal: list[dict[str, Any]], seed: int
+) -> dict[str, Any]:
+    """The action the AI of ``level`` takes in a seat, seeing only that seat's view.
+
+    ``legal`` is what that seat's own client is sent too; it is the fallback when no AI
+    package is installed, so AI seats still play (a random legal action).
+    """
+    rng = random.Random(seed)
+    try:
+        ai = importlib.import_module("engine.ai")
+        player = ai.player(level)
+    except (ImportError, AttributeError):
+        return rng.choice(legal)
+    action: dict[str, Any] = player.decide(view, rng)
+    return action
+
+
+class AiRunner:
+    """Runs ``decide`` off the event loop: in a process pool, or threads when ``workers`` is 0."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self._workers > 0:
+                # forkserver: workers start clean, not as forks of a threaded server process.
+                context = multiprocessing.get_context("forkserver")
+                self._executor = ProcessPoolExecutor(self._workers, mp_context=context)
+            else:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="ai")
+        return self._executor
+
+    async def decide(
+        self, level: str, view: dict[str, Any], legal: list[dict[str, Any]], seed: int
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), decide, level, view, legal, seed)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

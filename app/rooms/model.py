@@ -1,0 +1,136 @@
+"""A live room as the store keeps it: options, seats, the game, its clocks, unrecorded games."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.rooms.credentials import hashes_match
+from app.rooms.recording import FinishedGame
+
+AiLevel = Literal["easy", "medium", "hard"]
+RuleSet = Literal["simple", "simple_actions", "advanced"]
+Visibility = Literal["private", "public"]
+RoomStatus = Literal["waiting", "playing", "finished"]
+Rounds = Annotated[int, Field(ge=1, le=10)] | Literal["million", "two_round_wins"]
+TurnSeconds = Annotated[int, Field(ge=5, le=3600)]
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+MAX_REMEMBERED_REFS = 64
+"""Refs of applied actions remembered per room, to answer a repeated ``act``."""
+
+
+class RoomOptions(BaseModel):
+    """What the host chooses, and may change until the game starts."""
+
+    room_name: Annotated[str, Field(min_length=1, max_length=60)]
+    rules: RuleSet = "advanced"
+    draft: bool = False
+    seats: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = 4
+    visibility: Visibility = "private"
+    turn_seconds: TurnSeconds | None = None
+    """Seconds per turn and per challenge answer; None means no clock."""
+    rounds: Rounds = 1
+
+
+class Seat(BaseModel):
+    """An occupied seat: a person (with a token) or an AI."""
+
+    name: str
+    token_hash: str | None = None
+    """SHA-256 of the seat token; None for an AI seat."""
+    level: AiLevel | None = None
+    """Set for an AI seat."""
+    player_id: str | None = None
+    away: bool = False
+    """The AI plays this person's seat until they come back."""
+    timeouts: int = 0
+    """Clock timeouts in a row."""
+    disconnected_at: float | None = None
+    """Since when the person has had no connection (from joining until they first connect);
+    None while connected."""
+
+    @property
+    def is_ai(self) -> bool:
+        return self.level is not None
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.level is not None or self.away
+
+
+class Game(BaseModel):
+    """The game in progress (or just finished) in a room."""
+
+    id: str
+    seed: int
+    """Never leaves the server: not in any view, message or log."""
+    state: str
+    """``engine.dumps`` of the authoritative state."""
+    to_act: list[int]
+    actions: list[dict[str, Any]] = []
+    refs: dict[str, int] = {}
+    """``"<seat>:<ref>"`` of recent applied acts → the room version they produced."""
+    started_at: float
+    ended_at: float | None = None
+    winners: list[int] = []
+    totals: list[int] = []
+    deadline: float | None = None
+    """When the clock plays for the people in ``to_act``."""
+    ai_due: float | None = None
+    """When an AI-played seat in ``to_act`` moves (after the human-like pause)."""
+
+
+class Room(BaseModel):
+    """One live room, stored as JSON under its code with its version."""
+
+    code: str
+    version: int = 0
+    host: int = 0
+    """The host's seat."""
+    status: RoomStatus = "waiting"
+    options: RoomOptions
+    seats: list[Seat | None]
+    """One entry per seat; None is an open seat."""
+    game: Game | None = None
+    unrecorded: list[FinishedGame] = []
+    """Finished games the database has not confirmed yet; the room outlives them."""
+    record_attempts: int = 0
+    next_record_at: float | None = None
+    created_at: float
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat a token (given by its hash) opens, checking every seat in constant time."""
+        found = None
+        for index, seat in enumerate(self.seats):
+            if seat is not None and hashes_match(token_hash, seat.token_hash):
+                found = index
+        return found
+
+    def occupied(self) -> int:
+        return sum(seat is not None for seat in self.seats)
+
+    def wake_at(self, grace_seconds: float) -> float | None:
+        """The next moment a process must look at this room, or None if nothing is pending."""
+        moments: list[float] = []
+        if self.unrecorded:
+            moments.append(self.next_record_at or self.created_at)
+        game = self.game
+        if self.status == "playing" and game is not None:
+            moments.extend(when for when in (game.deadline, game.ai_due) if when is not None)
+            moments.extend(
+                seat.disconnected_at + grace_seconds
+                for seat in self.seats
+                if seat is not None and not seat.played_by_ai and seat.disconnected_at is not None
+            )
+        return min(moments, default=None)
+
+    def listed(self) -> bool:
+        """Shown in the public list of rooms waiting for players."""
+        return (
+            self.options.visibility == "public"
+            and self.status == "waiting"
+            and self.occupied() < self.options.seats
+        )

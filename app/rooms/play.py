@@ -1,0 +1,159 @@
+"""Game changes: start, apply an action, finish; and the clocks that follow every change."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import engine
+from app.rooms.errors import RoomError
+from app.rooms.lobby import engine_config
+from app.rooms.model import MAX_REMEMBERED_REFS, Game, Room
+from app.rooms.recording import FinishedGame, PlayerRecord
+
+Mover = Literal["player", "ai", "clock"]
+"""Who made a move: the seat's person, the AI playing the seat, or the clock for a late person."""
+
+AWAY_AFTER_TIMEOUTS = 2
+
+
+def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
+    """Deal a new game to the occupied seats (open seats are dropped, the others close up)."""
+    if room.status == "playing":
+        raise RoomError("already_started", "The game in this room has already started.")
+    room = room.model_copy(deep=True)
+    seats = [seat for seat in room.seats if seat is not None]
+    if len(seats) < 2:
+        raise RoomError("not_enough_players", "A game needs at least two players.")
+    for seat in seats:
+        seat.away = False
+        seat.timeouts = 0
+        if seat.disconnected_at is not None:
+            seat.disconnected_at = now
+    room.host = sum(seat is not None for seat in room.seats[: room.host])
+    room.seats = list(seats)
+    room.options.seats = len(seats)
+    config = engine_config(
+        room.options, players=len(seats), seed=seed, names=[seat.name for seat in seats]
+    )
+    try:
+        state = engine.new_game(config)
+    except engine.InvalidConfig as error:
+        raise RoomError(error.code, error.message, status=422) from error
+    room.status = "playing"
+    room.game = Game(
+        id=game_id,
+        seed=seed,
+        state=engine.dumps(state),
+        to_act=engine.to_act(state),
+        started_at=now,
+    )
+    return room
+
+
+def ref_key(seat: int, ref: str | int) -> str:
+    """How a seat's act ref is remembered (JSON keeps ``7`` and ``"7"`` apart)."""
+    return f"{seat}:{json.dumps(ref)}"
+
+
+def remembered(room: Room, seat: int, ref: str | int) -> int | None:
+    """The version an earlier act with this ref produced, if it was applied."""
+    if room.game is None:
+        return None
+    return room.game.refs.get(ref_key(seat, ref))
+
+
+def apply(
+    room: Room,
+    *,
+    seat: int,
+    action: dict[str, Any],
+    now: float,
+    mover: Mover,
+    ref: str | int | None = None,
+) -> Room:
+    """The room after ``seat`` plays ``action``; raises ``engine.IllegalAction`` unchanged."""
+    game = room.game
+    if room.status != "playing" or game is None:
+        raise RoomError("not_playing", "No game is being played in this room.")
+    move = {**action, "seat": seat}
+    state = engine.apply_action(engine.loads(game.state), move)
+    room = room.model_copy(deep=True)
+    game = room.game
+    player = room.seats[seat]
+    assert game is not None and player is not None
+    game.actions.append(move)
+    if ref is not None:
+        game.refs[ref_key(seat, ref)] = room.version + 1
+        while len(game.refs) > MAX_REMEMBERED_REFS:
+            del game.refs[next(iter(game.refs))]
+    if mover == "player":
+        player.timeouts = 0
+        player.away = False
+    elif mover == "clock":
+        player.timeouts += 1
+        player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
+    game.state = engine.dumps(state)
+    game.to_act = engine.to_act(state)
+    game.deadline = None
+    game.ai_due = None
+    if engine.is_over(state):
+        _finish(room, state, now)
+    return room
+
+
+def _finish(room: Room, state: Any, now: float) -> None:
+    game = room.game
+    assert game is not None
+    result = engine.result(state)
+    room.status = "finished"
+    game.ended_at = now
+    game.to_act = []
+    game.winners = list(result["winners"])
+    game.totals = list(result["totals"])
+    players = [
+        PlayerRecord(seat=index, name=seat.name, player_id=seat.player_id, ai_level=seat.level)
+        for index, seat in enumerate(room.seats)
+        if seat is not None
+    ]
+    room.unrecorded.append(
+        FinishedGame(
+            game_id=game.id,
+            room_code=room.code,
+            config=engine_config(
+                room.options,
+                players=len(players),
+                seed=game.seed,
+                names=[player.name for player in players],
+            ),
+            players=players,
+            actions=list(game.actions),
+            rounds=[list(scores) for scores in result["rounds"]],
+            totals=list(result["totals"]),
+            winners=list(result["winners"]),
+            started_at=datetime.fromtimestamp(game.started_at, UTC),
+            ended_at=datetime.fromtimestamp(now, UTC),
+        )
+    )
+    room.record_attempts = 0
+    room.next_record_at = now
+
+
+def schedule(room: Room, *, now: float, ai_pause: float) -> None:
+    """Set the clocks for whoever must act now, keeping those already running."""
+    game = room.game
+    if room.status != "playing" or game is None:
+        return
+    acting = [room.seats[index] for index in game.to_act]
+    if any(seat is not None and seat.played_by_ai for seat in acting):
+        game.ai_due = game.ai_due if game.ai_due is not None else now + ai_pause
+    else:
+        game.ai_due = None
+    turn_seconds = room.options.turn_seconds
+    if turn_seconds is not None and any(
+        seat is not None and not seat.played_by_ai for seat in acting
+    ):
+        game.deadline = game.deadline if game.deadline is not None else now + turn_seconds
+    else:
+        game.deadline = None

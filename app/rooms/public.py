@@ -1,0 +1,74 @@
+"""What anyone may know about a room: its public summary (no tokens, no seed, no cards)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from app.rooms.model import AiLevel, Room, RoomOptions, RoomStatus
+
+
+class SeatPublic(BaseModel):
+    seat: int
+    name: str
+    kind: Literal["person", "ai"]
+    level: AiLevel | None = None
+    away: bool = False
+    """The AI is playing this person's seat until they come back."""
+    connected: bool = False
+    """A person with an open connection (as far as the server knows)."""
+
+
+class GamePublic(BaseModel):
+    id: str
+    over: bool
+    winners: list[int] = []
+    totals: list[int] = []
+
+
+class RoomPublic(BaseModel):
+    code: str
+    version: int
+    status: RoomStatus
+    host: int
+    options: RoomOptions
+    seats: list[SeatPublic | None]
+    """One entry per seat; null is an open seat."""
+    open_seats: int
+    game: GamePublic | None = None
+    """The current or last game; ``GET /api/games/{id}`` serves it once recorded."""
+
+
+def room_public(room: Room) -> RoomPublic:
+    seats: list[SeatPublic | None] = [
+        None
+        if seat is None
+        else SeatPublic(
+            seat=index,
+            name=seat.name,
+            kind="ai" if seat.is_ai else "person",
+            level=seat.level,
+            away=seat.away,
+            connected=not seat.is_ai and seat.disconnected_at is None,
+        )
+        for index, seat in enumerate(room.seats)
+    ]
+    game = None
+    if room.game is not None:
+        game = GamePublic(
+            id=room.game.id,
+            over=room.status == "finished",
+            winners=room.game.winners,
+            totals=room.game.totals,
+        )
+    return RoomPublic(
+        code=room.code,
+        version=room.version,
+        status=room.status,
+        host=room.host,
+        options=room.options,
+        seats=seats,
+        open_seats=sum(seat is None for seat in room.seats),
+        game=game,
+    )

@@ -1,0 +1,68 @@
+"""Each process's clock loop: it wakes rooms as they fall due (AI turns, timeouts, recording)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from redis.exceptions import RedisError
+
+from app.rooms.service import RoomService
+
+logger = logging.getLogger(__name__)
+
+_IDLE_SECONDS = 1.0
+"""The longest the loop sleeps without a commit to wake it (for clocks of other processes)."""
+_BUSY_SECONDS = 0.1
+"""How soon to look again at a due room that another task or process is handling."""
+
+
+class Scheduler:
+    """Finds due rooms in the store and has the service wake each, one task per room."""
+
+    def __init__(self, service: RoomService) -> None:
+        self._service = service
+        self._poked = asyncio.Event()
+        self._running: dict[str, asyncio.Task[None]] = {}
+
+    def poke(self) -> None:
+        """Something was committed: wake times may have changed."""
+        self._poked.set()
+
+    async def run(self) -> None:
+        while True:
+            self._poked.clear()
+            timeout = _IDLE_SECONDS
+            try:
+                now = time.time()
+                for code in await self._service.store.due(now):
+                    if code not in self._running:
+                        self._start(code)
+                next_wake = await self._service.store.next_wake()
+                if next_wake is not None:
+                    timeout = min(max(next_wake - time.time(), _BUSY_SECONDS), _IDLE_SECONDS)
+            except (RedisError, OSError) as error:
+                logger.warning("scheduler: store unavailable (%s)", error)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), timeout)
+
+    def _start(self, code: str) -> None:
+        task = asyncio.create_task(self._wake(code))
+        self._running[code] = task
+
+    async def _wake(self, code: str) -> None:
+        try:
+            await self._service.wake(code)
+        except Exception:
+            logger.exception("room %s: waking failed", code)
+        finally:
+            del self._running[code]
+            self.poke()
+
+    async def stop(self) -> None:
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

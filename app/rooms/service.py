@@ -1,0 +1,342 @@
+"""The room service: every change to a room is read, decided, then committed by compare-and-set."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from app.rooms import lobby, play
+from app.rooms.ai import AiRunner
+from app.rooms.credentials import hash_token, new_room_code, new_seat_token
+from app.rooms.errors import RoomError, room_not_found
+from app.rooms.model import AiLevel, Room, RoomOptions, Seat
+from app.rooms.recording import GameRecorder
+from app.settings import Settings
+from app.store.base import Commit, RoomStore
+
+logger = logging.getLogger(__name__)
+
+CLAIM_SECONDS = 30.0
+"""How long a process owns a due room; another takes over if it dies meanwhile."""
+RECORD_BACKOFF_SECONDS = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+_UPDATE_ATTEMPTS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """An accepted ``act``: the room after it, the seat, and whether it had been applied before."""
+
+    room: Room
+    seat: int
+    repeated: bool
+
+
+class RoomService:
+    """Rooms as the store holds them; safe to run in any number of processes at once."""
+
+    def __init__(
+        self, *, store: RoomStore, settings: Settings, recorder: GameRecorder, ai: AiRunner
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self._recorder = recorder
+        self._ai = ai
+
+    async def load(self, code: str) -> Room | None:
+        data = await self.store.load(code)
+        return None if data is None else Room.model_validate_json(data)
+
+    async def _load(self, code: str) -> Room:
+        room = await self.load(code)
+        if room is None:
+            raise room_not_found()
+        return room
+
+    async def _commit(self, new: Room, *, previous_version: int) -> bool:
+        """Compare-and-set ``new`` over ``previous_version``, with its clocks and indexes."""
+        new.version = previous_version + 1
+        play.schedule(new, now=time.time(), ai_pause=self.settings.ai_pause_seconds)
+        commit = Commit(
+            code=new.code,
+            version=new.version,
+            data=new.model_dump_json(),
+            wake_at=new.wake_at(self.settings.disconnect_grace_seconds),
+            listed=new.listed(),
+            ttl_seconds=None if new.unrecorded else self.settings.room_ttl_seconds,
+        )
+        return await self.store.commit(commit)
+
+    async def update(self, code: str, change: Callable[[Room], Room | None]) -> Room:
+        """Apply ``change`` to the latest room until a commit wins; None from it means no change."""
+        for _ in range(_UPDATE_ATTEMPTS):
+            room = await self._load(code)
+            new = change(room)
+            if new is None:
+                return room
+            if await self._commit(new, previous_version=room.version):
+                return new
+        raise RoomError("busy", "The room is too busy right now; try again.", status=503)
+
+    async def _host_room(self, code: str, token: str) -> Room:
+        room = await self._load(code)
+        seat = room.seat_of(hash_token(token))
+        if seat is None:
+            raise RoomError("bad_token", "That token does not hold a seat here.", status=401)
+        if seat != room.host:
+            raise RoomError("not_host", "Only the host can do that.", status=403)
+        return room
+
+    async def _host_update(self, code: str, token: str, change: Callable[[Room], Room]) -> Room:
+        await self._host_room(code, token)
+
+        def as_host(room: Room) -> Room:
+            if room.seat_of(hash_token(token)) != room.host:
+                raise RoomError("not_host", "Only the host can do that.", status=403)
+            return change(room)
+
+        return await self.update(code, as_host)
+
+    async def create(
+        self, *, name: str, player_id: str | None, options: RoomOptions
+    ) -> tuple[Room, str]:
+        """A new room with its creator in seat 0 as host; returns the room and the host's token."""
+        token = new_seat_token()
+        host = Seat(
+            name=name,
+            token_hash=hash_token(token),
+            player_id=player_id,
+            disconnected_at=time.time(),
+        )
+        while True:
+            room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
+            if await self._commit(room, previous_version=0):
+                return room, token
+
+    async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
+        token = new_seat_token()
+        seat = Seat(
+            name=name,
+            token_hash=hash_token(token),
+            player_id=player_id,
+            disconnected_at=time.time(),
+        )
+        taken: list[int] = []
+
+        def sit(room: Room) -> Room:
+            new, index = lobby.take_seat(room, seat)
+            taken[:] = [index]
+            return new
+
+        await self.update(code, sit)
+        return taken[0], token
+
+    async def add_bot(self, code: str, *, token: str, level: AiLevel) -> int:
+        taken: list[int] = []
+
+        def sit(room: Room) -> Room:
+            new, index = lobby.take_seat(room, lobby.bot_seat(room, level))
+            taken[:] = [index]
+            return new
+
+        await self._host_update(code, token, sit)
+        return taken[0]
+
+    async def remove_seat(self, code: str, *, token: str, seat: int, ai: bool) -> Room:
+        return await self._host_update(
+            code, token, lambda room: lobby.remove_seat(room, seat, ai=ai)
+        )
+
+    async def change_options(self, code: str, *, token: str, changes: dict[str, Any]) -> Room:
+        return await self._host_update(
+            code, token, lambda room: lobby.change_options(room, changes)
+        )
+
+    async def start(self, code: str, *, token: str) -> Room:
+        def deal(room: Room) -> Room:
+            if room.status != "waiting":
+                raise RoomError("already_started", "The game in this room has already started.")
+            return play.start(
+                room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time()
+            )
+
+        return await self._host_update(code, token, deal)
+
+    async def rematch(self, code: str, *, token: str) -> Room:
+        def deal(room: Room) -> Room:
+            if room.status != "finished":
+                raise RoomError("not_finished", "A rematch can start once the game is over.")
+            return play.start(
+                room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time()
+            )
+
+        return await self._host_update(code, token, deal)
+
+    async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> None:
+        """Note a person's connection arriving or leaving (arriving hands an away seat back)."""
+
+        def note(room: Room) -> Room | None:
+            seat = room.seat_of(token_hash)
+            if seat is None:
+                return None
+            return lobby.set_connected(room, seat, connected=connected, now=time.time())
+
+        await self.update(code, note)
+
+    async def act(
+        self, code: str, *, token_hash: str, ref: str | int, version: int, action: dict[str, Any]
+    ) -> Acted:
+        """Apply a person's action, or say why not (``RoomError``).
+
+        Checks in order: seat, game on, ref not seen (a repeat is answered, not applied), seat
+        must act now, version current; then the engine's own checks, then the compare-and-set
+        (a lost race is a stale version too).
+        """
+        room = await self._load(code)
+        seat = room.seat_of(token_hash)
+        if seat is None:
+            raise RoomError("not_seated", "Your seat is no longer in this room.", status=403)
+        if "seat" in action and action["seat"] != seat:
+            raise RoomError("wrong_seat", "You can only act for your own seat.", status=403)
+        if play.remembered(room, seat, ref) is not None:
+            return Acted(room, seat, repeated=True)
+        if room.status != "playing" or room.game is None:
+            raise RoomError("not_playing", "No game is being played in this room.")
+        if seat not in room.game.to_act:
+            raise RoomError("not_your_turn", "It is not your turn to act.")
+        if version != room.version:
+            raise RoomError("stale_version", "The game moved on; here is the current state.")
+        try:
+            new = play.apply(
+                room, seat=seat, action=action, now=time.time(), mover="player", ref=ref
+            )
+        except engine.IllegalAction as error:
+            raise RoomError(error.code, _sentence(error), status=400) from error
+        if await self._commit(new, previous_version=room.version):
+            return Acted(new, seat, repeated=False)
+        latest = await self._load(code)
+        if play.remembered(latest, seat, ref) is not None:
+            return Acted(latest, seat, repeated=True)
+        raise RoomError("stale_version", "The game moved on; here is the current state.")
+
+    async def wake(self, code: str) -> None:
+        """Do what is due in a room: record finished games, start the AI for absent players,
+        make AI and clock moves. Exactly one process does each, by claiming the room's version."""
+        room = await self.load(code)
+        if room is None:
+            await self.store.forget(code)
+            return
+        now = time.time()
+        wake_at = room.wake_at(self.settings.disconnect_grace_seconds)
+        if wake_at is None or wake_at > now:
+            return
+        if not await self.store.claim(f"{code}:{room.version}", CLAIM_SECONDS):
+            return
+        if room.unrecorded and (room.next_record_at or 0.0) <= now:
+            await self._record(room)
+            return
+        game = room.game
+        if room.status != "playing" or game is None:
+            return
+        grace = self.settings.disconnect_grace_seconds
+        gone = [
+            index
+            for index, seat in enumerate(room.seats)
+            if seat is not None
+            and not seat.played_by_ai
+            and seat.disconnected_at is not None
+            and seat.disconnected_at + grace <= now
+        ]
+        if gone:
+            await self._commit(_mark_away(room, gone), previous_version=room.version)
+            return
+        if game.ai_due is not None and game.ai_due <= now:
+            seat = next(i for i in game.to_act if _seat(room, i).played_by_ai)
+            level = _seat(room, seat).level or self.settings.timeout_level
+            await self._ai_move(room, seat, level=level, mover="ai")
+        elif game.deadline is not None and game.deadline <= now:
+            seat = next(i for i in game.to_act if not _seat(room, i).played_by_ai)
+            await self._ai_move(room, seat, level=self.settings.timeout_level, mover="clock")
+
+    async def _ai_move(self, room: Room, seat: int, *, level: str, mover: play.Mover) -> None:
+        assert room.game is not None
+        state = engine.loads(room.game.state)
+        legal = [action for action in engine.legal_actions(state) if action["seat"] == seat]
+        if not legal:
+            logger.error("room %s: seat %d must act but has no legal action", room.code, seat)
+            return
+        view = engine.view_for(state, seat)
+        action = await self._ai.decide(level, view, legal, secrets.randbits(32))
+        try:
+            new = play.apply(room, seat=seat, action=action, now=time.time(), mover=mover)
+        except engine.IllegalAction as error:
+            logger.warning(
+                "room %s: the %s AI chose an illegal action (%s)", room.code, level, error.code
+            )
+            fallback = random.Random(secrets.randbits(32)).choice(legal)
+            new = play.apply(room, seat=seat, action=fallback, now=time.time(), mover=mover)
+        await self._commit(new, previous_version=room.version)
+
+    async def _record(self, room: Room) -> None:
+        recorded: set[str] = set()
+        failed = False
+        for game in room.unrecorded:
+            try:
+                await self._recorder.record(game)
+            except Exception:
+                logger.exception("room %s: recording game %s failed", room.code, game.game_id)
+                failed = True
+                break
+            recorded.add(game.game_id)
+
+        def settle(latest: Room) -> Room:
+            latest = latest.model_copy(deep=True)
+            latest.unrecorded = [g for g in latest.unrecorded if g.game_id not in recorded]
+            if failed:
+                delay = RECORD_BACKOFF_SECONDS[
+                    min(latest.record_attempts, len(RECORD_BACKOFF_SECONDS) - 1)
+                ]
+                latest.record_attempts += 1
+                latest.next_record_at = time.time() + delay
+            else:
+                latest.record_attempts = 0
+                latest.next_record_at = None
+            return latest
+
+        await self.update(room.code, settle)
+
+
+def _person(name: str, token: str, player_id: str | None) -> Seat:
+    """A person's seat; not connected until their first WebSocket arrives."""
+    return Seat(
+        name=name, token_hash=hash_token(token), player_id=player_id, disconnected_at=time.time()
+    )
+
+
+def _deal(room: Room) -> Room:
+    """A new game with a fresh secret seed."""
+    return play.start(room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time())
+
+
+def _seat(room: Room, index: int) -> Seat:
+    seat = room.seats[index]
+    assert seat is not None, "a game's seats are all occupied"
+    return seat
+
+
+def _mark_away(room: Room, seats: list[int]) -> Room:
+    room = room.model_copy(deep=True)
+    for index in seats:
+        _seat(room, index).away = True
+    return room
+
+
+def _sentence(error: Exception) -> str:
+    message = getattr(error, "message", None)
+    return message if isinstance(message, str) else str(error)

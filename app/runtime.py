@@ -1,0 +1,55 @@
+"""What one server process runs: the store, the room service, its hub and its clock loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from app.rooms.ai import AiRunner
+from app.rooms.recording import GameRecorder
+from app.rooms.scheduler import Scheduler
+from app.rooms.service import RoomService
+from app.settings import Settings
+from app.store.base import RoomStore
+from app.store.memory import MemoryRoomStore
+from app.store.redis import RedisRoomStore
+from app.ws.hub import Hub
+
+
+def store_for(settings: Settings) -> RoomStore:
+    """Redis when ``CASH_STASH_REDIS_URL`` is set, else this process's memory."""
+    if settings.redis_url:
+        return RedisRoomStore(settings.redis_url, prefix=settings.redis_prefix)
+    return MemoryRoomStore()
+
+
+@dataclass(frozen=True, slots=True)
+class Runtime:
+    settings: Settings
+    service: RoomService
+    hub: Hub
+    scheduler: Scheduler
+
+
+@contextlib.asynccontextmanager
+async def running(
+    settings: Settings, *, store: RoomStore, recorder: GameRecorder
+) -> AsyncIterator[Runtime]:
+    """Start the process's subscription and clock loop; stop them on the way out."""
+    await store.start()
+    ai = AiRunner(settings.ai_workers)
+    service = RoomService(store=store, settings=settings, recorder=recorder, ai=ai)
+    scheduler = Scheduler(service)
+    hub = Hub(service, on_commit=scheduler.poke)
+    tasks = [asyncio.create_task(hub.run()), asyncio.create_task(scheduler.run())]
+    try:
+        yield Runtime(settings=settings, service=service, hub=hub, scheduler=scheduler)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await scheduler.stop()
+        ai.close()
+        await store.close()

@@ -1,0 +1,86 @@
+"""The RoomStore interface shared by the memory and Redis implementations."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+EventKind = Literal["commit", "message", "resync"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoreEvent:
+    """What the process's one subscription delivers."""
+
+    kind: EventKind
+    """``commit``: a room's new JSON; ``message``: an ephemeral room message (chat);
+    ``resync``: the subscription was lost and is back, so every room must be re-read."""
+    code: str = ""
+    data: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A room's next JSON with the indexes that follow it."""
+
+    code: str
+    version: int
+    """The new version: one more than the stored one (1 for a new room)."""
+    data: str
+    wake_at: float | None
+    """When some process must look at the room again (clocks, AI turn, recording)."""
+    listed: bool
+    """In the public list of rooms waiting for players."""
+    ttl_seconds: int | None
+    """Expire the room after this long untouched; None keeps it (unrecorded games)."""
+
+
+class RoomStore(Protocol):
+    """Rooms by code, each with a version; a commit is a compare-and-set that also publishes."""
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def load(self, code: str) -> str | None:
+        """The room's JSON, or None if there is no such room (or it expired)."""
+        ...
+
+    async def commit(self, commit: Commit) -> bool:
+        """Write the room if its stored version is one less than ``commit.version`` (version 1:
+        it must not exist yet); refresh its TTL and indexes and publish it. False when the
+        version moved."""
+        ...
+
+    async def publish(self, code: str, message: str) -> None:
+        """Send an ephemeral message to the room's connections in every process."""
+        ...
+
+    def events(self) -> AsyncIterator[StoreEvent]:
+        """This process's one subscription to every commit and message."""
+        ...
+
+    async def due(self, now: float) -> list[str]:
+        """Rooms whose wake time has come."""
+        ...
+
+    async def next_wake(self) -> float | None:
+        """The earliest wake time of any room."""
+        ...
+
+    async def forget(self, code: str) -> None:
+        """Drop an expired room from the indexes."""
+        ...
+
+    async def listed_rooms(self) -> list[str]:
+        """Codes of public rooms waiting for players."""
+        ...
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        """True for exactly one caller per key until ``seconds`` pass."""
+        ...
+
+    async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
+        """Count one attempt under ``key``; False once ``limit`` is passed in the window."""
+        ...

@@ -1,0 +1,101 @@
+"""Rooms in this process's memory: the embedded default for a single server process."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from app.store.base import Commit, StoreEvent
+
+
+@dataclass(slots=True)
+class _Entry:
+    version: int
+    data: str
+    expires_at: float | None
+
+
+class MemoryRoomStore:
+    """The RoomStore contract with dicts; one event queue stands in for the subscription."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, _Entry] = {}
+        self._wake: dict[str, float] = {}
+        self._listed: set[str] = set()
+        self._claims: dict[str, float] = {}
+        self._hits: dict[str, tuple[float, int]] = {}
+        self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def _entry(self, code: str) -> _Entry | None:
+        entry = self._rooms.get(code)
+        if entry is not None and entry.expires_at is not None and entry.expires_at <= time.time():
+            del self._rooms[code]
+            return None
+        return entry
+
+    async def load(self, code: str) -> str | None:
+        entry = self._entry(code)
+        return None if entry is None else entry.data
+
+    async def commit(self, commit: Commit) -> bool:
+        entry = self._entry(commit.code)
+        current = 0 if entry is None else entry.version
+        if current != commit.version - 1:
+            return False
+        expires_at = None if commit.ttl_seconds is None else time.time() + commit.ttl_seconds
+        self._rooms[commit.code] = _Entry(commit.version, commit.data, expires_at)
+        if commit.wake_at is None:
+            self._wake.pop(commit.code, None)
+        else:
+            self._wake[commit.code] = commit.wake_at
+        if commit.listed:
+            self._listed.add(commit.code)
+        else:
+            self._listed.discard(commit.code)
+        self._events.put_nowait(StoreEvent("commit", commit.code, commit.data))
+        return True
+
+    async def publish(self, code: str, message: str) -> None:
+        self._events.put_nowait(StoreEvent("message", code, message))
+
+    async def events(self) -> AsyncIterator[StoreEvent]:
+        while True:
+            yield await self._events.get()
+
+    async def due(self, now: float) -> list[str]:
+        return [code for code, when in self._wake.items() if when <= now]
+
+    async def next_wake(self) -> float | None:
+        return min(self._wake.values(), default=None)
+
+    async def forget(self, code: str) -> None:
+        if self._entry(code) is None:
+            self._wake.pop(code, None)
+            self._listed.discard(code)
+
+    async def listed_rooms(self) -> list[str]:
+        return sorted(self._listed)
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        now = time.time()
+        if self._claims.get(key, 0.0) > now:
+            return False
+        self._claims = {k: until for k, until in self._claims.items() if until > now}
+        self._claims[key] = now + seconds
+        return True
+
+    async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
+        now = time.time()
+        started, count = self._hits.get(key, (now, 0))
+        if now - started >= window_seconds:
+            started, count = now, 0
+        self._hits[key] = (started, count + 1)
+        return count < limit

@@ -1,0 +1,148 @@
+"""Rooms in Redis, shared by every server process; commits go through one Lua script."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+from redis import asyncio as aioredis
+from redis.exceptions import RedisError
+
+from app.store.base import Commit, StoreEvent
+
+logger = logging.getLogger(__name__)
+
+# KEYS: room hash, wake zset, listed set.
+# ARGV: expected version, new version, data, ttl seconds (0: keep), wake at ('' : none),
+#       listed ('1'/'0'), channel, code.
+_COMMIT = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if (current or '0') ~= ARGV[1] then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3])
+if tonumber(ARGV[4]) > 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+else
+  redis.call('PERSIST', KEYS[1])
+end
+if ARGV[5] == '' then
+  redis.call('ZREM', KEYS[2], ARGV[8])
+else
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[8])
+end
+if ARGV[6] == '1' then
+  redis.call('SADD', KEYS[3], ARGV[8])
+else
+  redis.call('SREM', KEYS[3], ARGV[8])
+end
+redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[3])
+return 1
+"""
+
+_HIT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return count
+"""
+
+_RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
+
+
+class RedisRoomStore:
+    """One hash per room (``v`` and ``data``), a wake sorted set, a listed set, one channel."""
+
+    def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
+        self._redis = aioredis.from_url(url, decode_responses=True)
+        self._prefix = prefix
+        self._channel = f"{prefix}events"
+        self._wake_key = f"{prefix}wake"
+        self._listed_key = f"{prefix}listed"
+        self._commit = self._redis.register_script(_COMMIT)
+        self._hit = self._redis.register_script(_HIT)
+
+    def _room_key(self, code: str) -> str:
+        return f"{self._prefix}room:{code}"
+
+    async def start(self) -> None:
+        await self._redis.ping()
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+    async def load(self, code: str) -> str | None:
+        data = await self._redis.hget(self._room_key(code), "data")
+        return None if data is None else str(data)
+
+    async def commit(self, commit: Commit) -> bool:
+        written = await self._commit(
+            keys=[self._room_key(commit.code), self._wake_key, self._listed_key],
+            args=[
+                str(commit.version - 1),
+                str(commit.version),
+                commit.data,
+                str(commit.ttl_seconds or 0),
+                "" if commit.wake_at is None else repr(commit.wake_at),
+                "1" if commit.listed else "0",
+                self._channel,
+                commit.code,
+            ],
+        )
+        return bool(written)
+
+    async def publish(self, code: str, message: str) -> None:
+        await self._redis.publish(self._channel, f"message\n{code}\n{message}")
+
+    async def events(self) -> AsyncIterator[StoreEvent]:
+        failures = 0
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._channel)
+                if failures:
+                    logger.info("room events: subscribed again")
+                    yield StoreEvent("resync")
+                failures = 0
+                while True:
+                    message = await pubsub.get_message(timeout=None)
+                    if message is None:
+                        continue
+                    kind, code, data = str(message["data"]).split("\n", 2)
+                    yield StoreEvent("commit" if kind == "commit" else "message", code, data)
+            except (RedisError, OSError) as error:
+                delay = _RESUBSCRIBE_DELAYS[min(failures, len(_RESUBSCRIBE_DELAYS) - 1)]
+                failures += 1
+                logger.warning("room events: subscription lost (%s); retrying in %ss", error, delay)
+                await asyncio.sleep(delay)
+            finally:
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def due(self, now: float) -> list[str]:
+        codes = await self._redis.zrangebyscore(self._wake_key, "-inf", now)
+        return [str(code) for code in codes]
+
+    async def next_wake(self) -> float | None:
+        first = await self._redis.zrange(self._wake_key, 0, 0, withscores=True)
+        return float(first[0][1]) if first else None
+
+    async def forget(self, code: str) -> None:
+        if not await self._redis.exists(self._room_key(code)):
+            await self._redis.zrem(self._wake_key, code)
+            await self._redis.srem(self._listed_key, code)
+
+    async def listed_rooms(self) -> list[str]:
+        codes = await self._redis.smembers(self._listed_key)
+        return sorted(str(code) for code in codes)
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        claimed = await self._redis.set(
+            f"{self._prefix}claim:{key}", "1", nx=True, px=max(1, int(seconds * 1000))
+        )
+        return bool(claimed)
+
+    async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
+        count = await self._hit(keys=[f"{self._prefix}hits:{key}"], args=[window_seconds])
+        return int(count) <= limit

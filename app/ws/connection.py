@@ -1,0 +1,264 @@
+"""One WebSocket connection: a reader that checks and handles messages; a writer fed by a queue."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.websockets import WebSocket
+
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.settings import Settings
+from app.ws.limits import TokenBucket
+from app.ws.messages import (
+    CLIENT_TYPES,
+    Act,
+    Chat,
+    ChatMessage,
+    ErrorMessage,
+    Ping,
+    Pong,
+    client_message,
+)
+from app.ws.snapshot import Snapshot
+
+logger = logging.getLogger(__name__)
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_TRY_AGAIN = 1013
+CLOSE_REMOVED = 4403
+
+_FLUSH_SECONDS = 1.0
+
+
+class _Removed(Exception):
+    """The seat this connection held is gone (the host removed it)."""
+
+
+def error_message(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
+    return ErrorMessage(ref=ref, code=code, message=message).model_dump(mode="json")
+
+
+def _dump(message: BaseModel) -> dict[str, Any]:
+    return message.model_dump(mode="json")
+
+
+class Connection:
+    """A seat's (or a spectator's) connection to one room in this process."""
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        *,
+        code: str,
+        token_hash: str | None,
+        service: RoomService,
+        settings: Settings,
+    ) -> None:
+        self._websocket = websocket
+        self._code = code
+        self._token_hash = token_hash
+        self._service = service
+        self._settings = settings
+        self._queue: asyncio.Queue[Snapshot | dict[str, Any] | None] = asyncio.Queue(
+            settings.ws_queue_size
+        )
+        self._seat: int | None = None
+        self._version = 0
+        self._last_room: dict[str, Any] | None = None
+        self._bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
+        self._refused = 0
+        self.dropped = False
+        """The queue overflowed: the client is too slow and must reconnect (and resync)."""
+        self._writer: asyncio.Task[None] | None = None
+
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    @property
+    def token_hash(self) -> str | None:
+        return self._token_hash
+
+    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        try:
+            self._queue.put_nowait(item)
+        except asyncio.QueueFull:
+            self.dropped = True
+            if self._writer is not None:
+                self._writer.cancel()
+
+    async def serve(self, first: Snapshot) -> None:
+        """Run until the client leaves, is closed for a reason, or falls too far behind."""
+        self._seat = None if self._token_hash is None else first.room.seat_of(self._token_hash)
+        self.deliver(first)
+        self._writer = asyncio.create_task(self._write())
+        reader = asyncio.create_task(self._read())
+        try:
+            await asyncio.wait({reader, self._writer}, return_when=asyncio.FIRST_COMPLETED)
+            close_code: int | None = None
+            if self.dropped:
+                close_code = CLOSE_TRY_AGAIN
+            elif self._writer.done():
+                close_code = (
+                    CLOSE_REMOVED if isinstance(self._writer.exception(), _Removed) else None
+                )
+            elif not reader.cancelled() and reader.exception() is None:
+                close_code = reader.result()
+                if close_code is not None:
+                    await self._flush()
+            if close_code is not None:
+                with contextlib.suppress(RuntimeError, OSError):
+                    await self._websocket.close(close_code)
+        finally:
+            for task in (reader, self._writer):
+                task.cancel()
+            await asyncio.gather(reader, self._writer, return_exceptions=True)
+
+    async def _flush(self) -> None:
+        self._queue.put_nowait(None)
+        assert self._writer is not None
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self._writer), _FLUSH_SECONDS)
+
+    async def _write(self) -> None:
+        while True:
+            item = await self._queue.get()
+            if item is None:
+                return
+            for message in self._render(item):
+                await self._websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    def _render(self, item: Snapshot | dict[str, Any]) -> list[dict[str, Any]]:
+        if isinstance(item, dict):
+            return [item]
+        if item.version <= self._version:
+            return []
+        self._version = item.version
+        if self._token_hash is not None:
+            self._seat = item.room.seat_of(self._token_hash)
+            if self._seat is None:
+                raise _Removed
+        messages = []
+        if item.room_message != self._last_room:
+            self._last_room = item.room_message
+            messages.append(item.room_message)
+        state = item.state_message(self._seat)
+        if state is not None:
+            messages.append(state)
+        return messages
+
+    async def _read(self) -> int | None:
+        """Handle messages until the client leaves (None) or must be closed (a close code)."""
+        while True:
+            received = await self._websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                return None
+            text = received.get("text")
+            if text is None:
+                self.deliver(
+                    error_message("bad_message", "Send each message as one JSON text frame.")
+                )
+                continue
+            if len(text.encode()) > self._settings.ws_max_message_bytes:
+                self.deliver(error_message("message_too_large", "That message is too large."))
+                return CLOSE_TOO_BIG
+            if not self._bucket.take():
+                self._refused += 1
+                if self._refused > self._settings.ws_burst:
+                    self.deliver(
+                        error_message("flood", "Too many messages; closing the connection.")
+                    )
+                    return CLOSE_POLICY
+                if self._refused == 1:
+                    self.deliver(
+                        error_message("rate_limited", "Slow down: messages are being dropped.")
+                    )
+                continue
+            self._refused = 0
+            await self._handle(text)
+
+    async def _handle(self, text: str) -> None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            self.deliver(error_message("bad_json", "That message is not valid JSON."))
+            return
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            self.deliver(error_message("bad_message", 'A message is a JSON object with a "type".'))
+            return
+        if data["type"] not in CLIENT_TYPES:
+            self.deliver(
+                error_message("unknown_type", f"Unknown message type; use {sorted(CLIENT_TYPES)}.")
+            )
+            return
+        ref = data.get("ref") if isinstance(data.get("ref"), str | int) else None
+        try:
+            message = client_message.validate_python(data)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            where = ".".join(str(part) for part in problem["loc"][1:])
+            self.deliver(error_message("bad_message", f"{where}: {problem['msg']}", ref))
+            return
+        try:
+            if isinstance(message, Ping):
+                self.deliver(_dump(Pong()))
+            elif isinstance(message, Chat):
+                await self._chat(message)
+            else:
+                await self._act(message)
+        except RoomError as error:
+            self.deliver(error_message(error.code, error.message, ref))
+
+    async def _act(self, message: Act) -> None:
+        if self._token_hash is None:
+            raise RoomError("spectator", "Spectators watch; they cannot act.")
+        try:
+            acted = await self._service.act(
+                self._code,
+                token_hash=self._token_hash,
+                ref=message.ref,
+                version=message.version,
+                action=message.action,
+            )
+        except RoomError as error:
+            self.deliver(error_message(error.code, error.message, message.ref))
+            if error.code == "stale_version":
+                room = await self._service.load(self._code)
+                state = None if room is None else Snapshot(room).state_message(self._seat)
+                if state is not None:
+                    self.deliver(state)
+            return
+        if acted.repeated:
+            state = Snapshot(acted.room).state_message(acted.seat)
+            if state is not None:
+                self.deliver({**state, "ref": message.ref})
+
+    async def _chat(self, message: Chat) -> None:
+        if self._token_hash is None:
+            raise RoomError("spectator", "Spectators watch; they cannot chat.")
+        text = message.text.strip()
+        if not text:
+            raise RoomError("empty_chat", "A chat message needs some text.")
+        if len(text) > self._settings.chat_max_length:
+            limit = self._settings.chat_max_length
+            raise RoomError("chat_too_long", f"A chat message has at most {limit} characters.")
+        room = await self._service.load(self._code)
+        seat = None if room is None else room.seat_of(self._token_hash)
+        if room is None or seat is None:
+            raise RoomError("not_seated", "Your seat is no longer in this room.")
+        player = room.seats[seat]
+        assert player is not None
+        chat = ChatMessage(seat=seat, name=player.name, text=text, at=time.time())
+        await self._service.store.publish(self._code, chat.model_dump_json())
+        if player.away:
+            await self._service.set_presence(self._code, self._token_hash, connected=True)

@@ -1,0 +1,105 @@
+"""This process's one subscription, fanned out to its connections through bounded queues."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from app.rooms.errors import RoomError
+from app.rooms.model import Room
+from app.rooms.service import RoomService
+from app.ws.snapshot import Snapshot
+
+logger = logging.getLogger(__name__)
+
+
+class Listener(Protocol):
+    """A connection as the hub sees it."""
+
+    @property
+    def seat(self) -> int | None:
+        """The seat as of the last snapshot delivered (None: a spectator)."""
+        ...
+
+    @property
+    def token_hash(self) -> str | None: ...
+
+    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
+        """Queue a snapshot or a ready message without waiting (a full queue drops the client)."""
+        ...
+
+
+class Hub:
+    """Routes each commit and room message to the connections of that room in this process."""
+
+    def __init__(self, service: RoomService, *, on_commit: Callable[[], None]) -> None:
+        self._service = service
+        self._on_commit = on_commit
+        self._rooms: dict[str, set[Listener]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def add(self, code: str, listener: Listener) -> None:
+        self._rooms.setdefault(code, set()).add(listener)
+
+    def remove(self, code: str, listener: Listener) -> None:
+        listeners = self._rooms.get(code)
+        if listeners is not None:
+            listeners.discard(listener)
+            if not listeners:
+                del self._rooms[code]
+
+    def holds(self, code: str, token_hash: str) -> bool:
+        """Whether a connection here holds the seat of this token."""
+        return any(listener.token_hash == token_hash for listener in self._rooms.get(code, ()))
+
+    async def run(self) -> None:
+        async for event in self._service.store.events():
+            try:
+                if event.kind == "commit":
+                    self._on_commit()
+                    if event.code in self._rooms:
+                        self._fan_out(Room.model_validate_json(event.data))
+                elif event.kind == "message":
+                    message = json.loads(event.data)
+                    for listener in list(self._rooms.get(event.code, ())):
+                        listener.deliver(message)
+                else:
+                    await self._resync()
+            except (ValidationError, ValueError):
+                logger.exception("room %s: undecodable event dropped", event.code)
+
+    async def _resync(self) -> None:
+        """After a lost subscription: re-read every room this process serves."""
+        self._on_commit()
+        for code in list(self._rooms):
+            room = await self._service.load(code)
+            if room is not None:
+                self._fan_out(room)
+
+    def _fan_out(self, room: Room) -> None:
+        snapshot = Snapshot(room)
+        listeners = list(self._rooms.get(room.code, ()))
+        for listener in listeners:
+            listener.deliver(snapshot)
+        # Another process may have marked a seat gone while it is still connected here.
+        for token_hash in {listener.token_hash for listener in listeners}:
+            index = None if token_hash is None else room.seat_of(token_hash)
+            seat = None if index is None else room.seats[index]
+            if token_hash is not None and seat is not None and seat.disconnected_at is not None:
+                self._spawn(self._service.set_presence(room.code, token_hash, connected=True))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        async def guarded() -> None:
+            try:
+                await work
+            except RoomError as error:
+                logger.info("presence update skipped: %s", error.code)
+
+        task = asyncio.create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

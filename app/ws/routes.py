@@ -1,0 +1,67 @@
+"""``GET /ws/{code}?token=``: the handshake checks, then a ``Connection`` serves the client."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket
+
+from app.rooms.credentials import hash_token, normalize_room_code
+from app.rooms.errors import RoomError
+from app.runtime import Runtime
+from app.ws.connection import CLOSE_POLICY, Connection, error_message
+from app.ws.limits import origin_allowed
+from app.ws.snapshot import Snapshot
+
+logger = logging.getLogger(__name__)
+router = APIRouter()
+
+CLOSE_NO_ROOM = 4404
+CLOSE_BAD_TOKEN = 4401
+
+
+@router.websocket("/ws/{code}")
+async def play(websocket: WebSocket, code: str, token: str | None = None) -> None:
+    runtime: Runtime = websocket.app.state.runtime
+    service, hub = runtime.service, runtime.hub
+    headers = websocket.headers
+    if not origin_allowed(
+        headers.get("origin"), headers.get("host"), runtime.settings.allowed_origins
+    ):
+        await websocket.close(CLOSE_POLICY)
+        return
+    await websocket.accept()
+    room_code = normalize_room_code(code)
+    room = None if room_code is None else await service.load(room_code)
+    if room is None:
+        await websocket.send_json(
+            error_message("room_not_found", "There is no room with that code.")
+        )
+        await websocket.close(CLOSE_NO_ROOM)
+        return
+    token_hash = hash_token(token) if token else None
+    if token_hash is not None and room.seat_of(token_hash) is None:
+        await websocket.send_json(
+            error_message("bad_token", "That token does not hold a seat here.")
+        )
+        await websocket.close(CLOSE_BAD_TOKEN)
+        return
+    connection = Connection(
+        websocket,
+        code=room.code,
+        token_hash=token_hash,
+        service=service,
+        settings=runtime.settings,
+    )
+    hub.add(room.code, connection)
+    try:
+        if token_hash is not None:
+            await service.set_presence(room.code, token_hash, connected=True)
+            room = await service.load(room.code) or room
+        await connection.serve(Snapshot(room))
+    finally:
+        hub.remove(room.code, connection)
+        if token_hash is not None and not hub.holds(room.code, token_hash):
+            with contextlib.suppress(RoomError):
+                await service.set_presence(room.code, token_hash, connected=False)
