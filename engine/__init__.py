@@ -12,6 +12,7 @@ from typing import Any
 from engine.actions import apply_action
 from engine.blocked import blocked_actions
 from engine.cards import CardId, Kind
+from engine.determinize import Sampler, determinize
 from engine.errors import EngineError, IllegalAction, InvalidConfig
 from engine.legal import legal_actions
 from engine.serialize import dumps, loads
@@ -52,10 +53,12 @@ __all__ = [
     "IllegalAction",
     "InvalidConfig",
     "Kind",
+    "Sampler",
     "Seat",
     "State",
     "apply_action",
     "blocked_actions",
+    "determinize",
     "dumps",
     "is_over",
     "legal_actions",

@@ -87,6 +87,8 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
             "chooser": state.pending.chooser,
             "target": state.pending.target,
             "options": ["top_to_bottom", "bottom_to_top"],
+            "queue": [[chooser, target] for chooser, target in state.pending.queue],
+            "piles": list(state.pending.piles),
         },
         "rounds": {"condition": config.rounds, **standings(state)},
         "over": state.over,
