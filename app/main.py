@@ -10,9 +10,10 @@ from fastapi.responses import JSONResponse
 
 from app.api import health, rooms
 from app.api.routes import games, leaderboard, players
+from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
 from app.rooms.errors import RoomError
-from app.rooms.recording import GameRecorder, LogRecorder
+from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
@@ -30,7 +31,7 @@ def create_app(
     store: RoomStore | None = None,
     recorder: GameRecorder | None = None,
 ) -> FastAPI:
-    """The app; ``store`` and ``recorder`` default to what the settings say."""
+    """The app; the room store and the game recorder default to what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
@@ -39,7 +40,7 @@ def create_app(
         async with running(
             settings,
             store=store or store_for(settings),
-            recorder=recorder or LogRecorder(),
+            recorder=recorder or default_recorder(),
         ) as runtime:
             app.state.runtime = runtime
             yield
