@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from gameplay import act, card, deal, hand_kinds, legal_of, stack_kinds
 
 import engine
-from gameplay import act, card, deal, hand_kinds, legal_of, stack_kinds
 
 COINS = ["coins", "coins"]
 GUITARS = ["guitar", "guitar"]

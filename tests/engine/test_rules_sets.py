@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from gameplay import act, card, deal, hand_kinds, legal_of, stack_kinds
 
 import engine
-from gameplay import act, card, deal, hand_kinds, legal_of, stack_kinds
 
 
 def test_seat_after_the_dealer_moves_first() -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import engine
 from gameplay import act, card, deal, hand_kinds, legal_of
+
+import engine
 
 COINS = ["coins", "coins"]
 GUITARS = ["guitar", "guitar"]
