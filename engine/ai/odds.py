@@ -1,0 +1,74 @@
+"""Card counting from one seat's seat: what is still unseen, and how likely a rival holds it.
+
+These read a state the AI built itself (a determinization of its own view), and only what the
+seat could see there: its own hand, public zones, and the *number* of hidden cards that match.
+The hidden zones of such a state hold exactly the seat's unseen cards, in a sampled order, so
+counting them counts the unseen cards and reveals nothing of their arrangement.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from engine import State
+from engine.cards import IS_WILD, KIND_OF, VALUE_OF, CardId, Kind
+
+Seat = int
+
+
+def matching(cards: list[CardId], kind: Kind | str) -> list[CardId]:
+    """The cards of ``cards`` that match a set of ``kind``: its asset, or any wild."""
+    return [card for card in cards if IS_WILD[card] or KIND_OF[card] == kind]
+
+
+def hidden_from(state: State, seat: Seat) -> list[list[CardId]]:
+    """The zones ``seat`` cannot see: other hands, the deck, draft piles below their tops."""
+    zones = [hand for other, hand in enumerate(state.hands) if other != seat]
+    zones.append(state.deck)
+    for pile, covered in zip(state.piles, state.covered, strict=True):
+        zones.append(pile if covered else pile[:-1])
+    return zones
+
+
+def unseen_matching(state: State, seat: Seat, kind: Kind | str) -> tuple[int, int]:
+    """(unseen cards, unseen cards matching ``kind``) from ``seat``'s point of view."""
+    total = hits = 0
+    for zone in hidden_from(state, seat):
+        total += len(zone)
+        for card in zone:
+            if IS_WILD[card] or KIND_OF[card] == kind:
+                hits += 1
+    return total, hits
+
+
+@lru_cache(maxsize=4096)
+def at_least(unseen: int, hits: int, drawn: int, count: int) -> float:
+    """P(a hand of ``drawn`` unseen cards holds at least ``count`` of the ``hits``)."""
+    if count <= 0:
+        return 1.0
+    drawn = min(drawn, unseen)
+    if count > min(hits, drawn):
+        return 0.0
+    total = comb(unseen, drawn)
+    below = sum(comb(hits, k) * comb(unseen - hits, drawn - k) for k in range(count))
+    return 1.0 - below / total
+
+
+def outlast(state: State, seat: Seat, rival: Seat, kind: Kind | str, mine: int) -> float:
+    """P(``seat``, playing first with ``mine`` matching cards, outlasts ``rival`` in a challenge.
+
+    Plays alternate one card at a time; the side that cannot answer loses, so the seat that
+    plays first wins when the rival holds fewer matching cards than it does.
+    """
+    if mine <= 0:
+        return 0.0
+    size = len(state.hands[rival])
+    if size == 0:
+        return 1.0
+    unseen, hits = unseen_matching(state, seat, kind)
+    return 1.0 - at_least(unseen, hits, size, mine)
+
+
+def cards_value(cards: list[CardId]) -> int:
+    return sum(VALUE_OF[card] for card in cards)

@@ -1,0 +1,172 @@
+"""Hard: single-observer information-set Monte Carlo tree search (Cowling, Powley, Whitehouse).
+
+Every iteration deals a fresh determinization of the view (``engine.Sampler``), walks one shared
+tree whose edges are actions named by card *kinds* (two Piggy Banks are the same move, and a
+rival's move means the same in every deal), and plays out with the Medium rules of thumb for a
+few actions before scoring the position (``evaluate``). Selection is UCB1 with availability
+counts, as an action exists only in the deals that allow it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from engine import State
+from engine.ai.evaluate import rewards
+from engine.ai.heuristic import ROLLOUT, Action, choose
+from engine.ai.inference import lacking
+from engine.ai.players import seat_to_act
+from engine.cards import KIND_OF
+
+Key = tuple[Any, ...]
+
+DEFAULT_SECONDS = 0.8
+"""The time budget when none is given: p95 decisions stay within a second."""
+MAX_ITERATIONS = 100_000
+"""The cap when only a time budget is given."""
+
+
+def action_key(action: Action) -> Key:
+    """An action with its cards replaced by their kinds: equal keys are equal moves."""
+    cards = action.get("cards")
+    card = action.get("card")
+    return (
+        action["type"],
+        action["seat"],
+        None if card is None else KIND_OF[card],
+        None if cards is None else tuple(sorted(KIND_OF[c] for c in cards)),
+        action.get("target"),
+        action.get("depth"),
+        action.get("direction"),
+        None if action.get("piles") is None else tuple(action["piles"]),
+    )
+
+
+class Node:
+    """Statistics of one action from one information set of the tree."""
+
+    __slots__ = ("available", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.children: dict[Key, Node] = {}
+
+
+class HardPlayer:
+    """Searches for ``iterations`` iterations or ``seconds`` of CPU time, whichever ends first.
+
+    With only ``iterations`` given the decision is a pure function of the view and the random
+    generator's state. ``depth`` is how many actions a playout runs before the position is
+    scored (None: to the end of the game); ``inference`` is the share of deals that honour the
+    guess that a conceding seat held no matching asset.
+    """
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        *,
+        depth: int | None = 12,
+        exploration: float = 0.7,
+        inference: float = 0.75,
+    ) -> None:
+        if iterations is None and seconds is None:
+            seconds = DEFAULT_SECONDS
+        self.iterations = MAX_ITERATIONS if iterations is None else iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.exploration = exploration
+        self.inference = inference
+        self.last_iterations = 0
+        """Iterations the last decision ran (for benchmarks)."""
+
+    def decide(self, view: Mapping[str, Any], rng: random.Random) -> Action:
+        seat_to_act(view)
+        search_rng = random.Random(rng.getrandbits(64))
+        sampler = engine.Sampler(view)
+        first = sampler.sample(search_rng)
+        legal = engine.legal_actions(first)
+        choices: dict[Key, Action] = {}
+        for action in legal:
+            choices.setdefault(action_key(action), action)
+        self.last_iterations = 0
+        if len(choices) == 1:
+            return legal[0]
+        guesses = lacking(view)
+        root = Node(-1)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for iteration in range(self.iterations):
+            if deadline is not None and iteration and time.perf_counter() >= deadline:
+                break
+            use_guesses = guesses and search_rng.random() < self.inference
+            state = sampler.sample(search_rng, lacking=guesses if use_guesses else None)
+            self._iterate(root, state, search_rng)
+            self.last_iterations = iteration + 1
+        best = max(
+            choices,
+            key=lambda key: (
+                root.children[key].visits if key in root.children else -1,
+                root.children[key].total if key in root.children else 0.0,
+            ),
+        )
+        return choices[best]
+
+    def _iterate(self, root: Node, state: State, rng: random.Random) -> None:
+        path: list[Node] = []
+        node = root
+        while not engine.is_over(state):
+            by_key: dict[Key, Action] = {}
+            for action in engine.legal_actions(state):
+                by_key.setdefault(action_key(action), action)
+            untried = [key for key in by_key if key not in node.children]
+            for key in by_key:
+                child = node.children.get(key)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                key = rng.choice(untried)
+                action = by_key[key]
+                child = Node(action["seat"])
+                child.available = 1
+                node.children[key] = child
+                path.append(child)
+                state = engine.apply_action(state, action)
+                break
+            key = self._select(node, by_key)
+            node = node.children[key]
+            path.append(node)
+            state = engine.apply_action(state, by_key[key])
+        state = self._playout(state, rng)
+        values = rewards(state)
+        for visited in path:
+            visited.visits += 1
+            visited.total += values[visited.mover]
+
+    def _select(self, node: Node, by_key: dict[Key, Action]) -> Key:
+        best_key: Key | None = None
+        best = float("-inf")
+        for key in by_key:
+            child = node.children[key]
+            score = child.total / child.visits + self.exploration * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best:
+                best_key, best = key, score
+        assert best_key is not None
+        return best_key
+
+    def _playout(self, state: State, rng: random.Random) -> State:
+        steps = 0
+        while not engine.is_over(state) and (self.depth is None or steps < self.depth):
+            action = choose(state, engine.legal_actions(state), rng, ROLLOUT)
+            state = engine.apply_action(state, action)
+            steps += 1
+        return state
