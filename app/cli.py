@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 
+from app import simulate
 from app.settings import get_settings
 
 
@@ -36,5 +37,8 @@ def main(argv: list[str] | None = None) -> None:
     serve.set_defaults(handler=_serve)
     migrate = commands.add_parser("migrate", help="upgrade the database to the latest schema")
     migrate.set_defaults(handler=_migrate)
+    tournament = commands.add_parser("simulate", help="play AI tournaments on duplicate deals")
+    simulate.add_arguments(tournament)
+    tournament.set_defaults(handler=simulate.command)
     args = parser.parse_args(argv)
     args.handler(args)
