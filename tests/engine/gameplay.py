@@ -131,6 +131,14 @@ def play(state: engine.State, rng: random.Random, limit: int = 5000) -> Iterator
     raise AssertionError(f"the game did not end within {limit} actions")
 
 
+def finish(state: engine.State, rng: random.Random, limit: int = 5000) -> engine.State:
+    """The last state of a random game from ``state``."""
+    last = state
+    for last in play(state, rng, limit):  # noqa: B007
+        pass
+    return last
+
+
 def census(state: engine.State) -> list[int]:
     """Every card id in the game, wherever it is (the open view shows hidden zones too)."""
     view = engine.open_view(state)
