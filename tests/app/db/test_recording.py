@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from finished_games import START, bot, person, played_game, scored_game
-from scratch_databases import KINDS, migrated_database
+from scratch_databases import KINDS, emptied, shared_migrated_database
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -20,10 +19,17 @@ from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory
 
 
-@pytest.fixture(params=KINDS)
-async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    async with migrated_database(request.param, tmp_path) as url:
+@pytest.fixture(scope="module", params=KINDS)
+def shared_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
         yield url
+
+
+@pytest.fixture
+async def database_url(shared_url: str) -> str:
+    return await emptied(shared_url)
 
 
 @pytest.fixture

@@ -1,0 +1,194 @@
+"""The finished-game routes: a game with its replay, a player's history, the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import repository
+from app.db.recorder import DatabaseRecorder
+from app.db.session import create_engine, create_session_factory, get_session
+from app.main import create_app
+from app.replay import replay
+from app.rooms.recording import FinishedGame
+from tests.app.db.finished_games import START, bot, person, played_game, scored_game
+from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+
+
+class Api:
+    def __init__(self, client: httpx.AsyncClient, recorder: DatabaseRecorder) -> None:
+        self.client = client
+        self.recorder = recorder
+
+    async def get(self, path: str, **params: Any) -> Any:
+        response = await self.client.get(path, params=params)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def shared_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
+        yield url
+
+
+@pytest.fixture
+async def api(shared_url: str) -> AsyncIterator[Api]:
+    engine = create_engine(await emptied(shared_url))
+    sessions = create_session_factory(engine)
+
+    async def session() -> AsyncIterator[AsyncSession]:
+        async with sessions() as opened:
+            yield opened
+
+    app = create_app()
+    app.dependency_overrides[get_session] = session
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield Api(client, DatabaseRecorder(sessions))
+    await engine.dispose()
+
+
+GAMES = {
+    "advanced, four seats": lambda: played_game(
+        [person(0, "Ann"), bot(1, "easy"), person(2, "Bea"), bot(3, "hard")], seed=7
+    ),
+    "simple with draft, three rounds": lambda: played_game(
+        [person(0, "Ann"), person(1, "Bea")], seed=3, rules="simple", draft=True, rounds=3
+    ),
+    "simple actions, two round wins": lambda: played_game(
+        [person(0, "Ann"), person(1, "Bea"), bot(2, "medium")],
+        seed=5,
+        rules="simple_actions",
+        rounds="two_round_wins",
+    ),
+}
+
+
+@pytest.mark.parametrize("make_game", GAMES.values(), ids=GAMES.keys())
+async def test_a_finished_game_replays_to_its_recorded_scores(api: Api, make_game: Any) -> None:
+    game: FinishedGame = make_game()
+    await api.recorder.record(game)
+
+    body = await api.get(f"/api/games/{game.game_id}")
+
+    assert (body["totals"], body["winners"], body["round_scores"]) == (
+        game.totals,
+        game.winners,
+        game.rounds,
+    )
+    assert body["replay_complete"] is True
+    steps = body["replay"]
+    assert [step["action"] for step in steps] == [None, *game.actions]
+    last = steps[-1]["view"]
+    assert last["over"] is True
+    assert last["rounds"]["totals"] == game.totals
+    assert last["rounds"]["rounds"] == game.rounds
+    assert last["rounds"]["winners"] == game.winners
+    assert [p["stash"] for p in last["players"]] == game.rounds[-1]
+    assert any(entry.get("event") == "game_over" for entry in steps[-1]["log"])
+    # Every hand is face up at every step, now that the game is over.
+    assert all(len(step["view"]["hands"]) == len(game.players) for step in steps)
+
+
+def test_replaying_the_recorded_actions_reproduces_the_result() -> None:
+    for make_game in GAMES.values():
+        game = make_game()
+        replayed = replay(game.config, game.actions)
+        assert replayed.complete
+        assert replayed.result["totals"] == game.totals
+        assert replayed.result["winners"] == game.winners
+        assert replayed.result["rounds"] == game.rounds
+
+
+def test_a_replay_stops_where_the_rules_no_longer_allow_an_action() -> None:
+    game = GAMES["advanced, four seats"]()
+    tampered = [*game.actions[:5], {"type": "concede", "seat": 99}, *game.actions[5:]]
+    replayed = replay(game.config, tampered)
+    assert not replayed.complete
+    assert len(replayed.steps) == 6
+
+
+async def test_the_summary_names_players_without_their_secrets(api: Api) -> None:
+    ann, bea = person(0, "Ann"), person(1, "Bea")
+    game = scored_game([ann, bea, bot(2, "hard")], [5, 9, 1])
+    await api.recorder.record(game)
+
+    response = await api.client.get(f"/api/games/{game.game_id}")
+    body = response.json()
+
+    assert ann.player_id not in response.text and bea.player_id not in response.text
+    assert "seed" not in body
+    assert [(p["name"], p["player_id"], p["ai_level"], p["winner"]) for p in body["players"]] == [
+        ("Ann", repository.public_player_id(ann.player_id or ""), None, False),
+        ("Bea", repository.public_player_id(bea.player_id or ""), None, True),
+        ("Hard AI", None, "hard", False),
+    ]
+    assert body["rated"] is True
+    assert body["players"][1]["rating_after"] > body["players"][1]["rating_before"]
+
+
+async def test_an_unknown_game_is_not_found(api: Api) -> None:
+    response = await api.client.get("/api/games/00000000-0000-0000-0000-000000000000")
+    assert response.status_code == 404
+
+
+async def test_a_players_history_is_newest_first_a_page_at_a_time(api: Api) -> None:
+    ann, bea = person(0, "Ann"), person(1, "Bea")
+    games = [
+        scored_game([ann, bea], [day, 3], ended_at=START + timedelta(days=day))
+        for day in range(1, 4)
+    ]
+    for game in games:
+        await api.recorder.record(game)
+    public_id = repository.public_player_id(ann.player_id or "")
+
+    first = await api.get(f"/api/players/{public_id}/games", limit=2)
+    second = await api.get(f"/api/players/{public_id}/games", limit=2, offset=2)
+    own = await api.get(f"/api/players/{ann.player_id}/games", limit=2)
+
+    assert first["total"] == 3 and first["player"]["id"] == public_id
+    assert [g["id"] for g in first["games"] + second["games"]] == [
+        g.game_id for g in reversed(games)
+    ]
+    assert [g["total"] for g in first["games"]] == [3, 2]
+    assert [g["winner"] for g in first["games"]] == [True, False]
+    assert own == first
+    assert first["player"]["games"] == 3 and first["player"]["wins"] == 1
+
+
+async def test_an_unknown_player_is_not_found(api: Api) -> None:
+    response = await api.client.get("/api/players/nobody/games")
+    assert response.status_code == 404
+
+
+async def test_the_leaderboard_ranks_rated_players_across_pages(api: Api) -> None:
+    ann, bea, cal, dan = (person(0, n) for n in ("Ann", "Bea", "Cal", "Dan"))
+    await api.recorder.record(scored_game([ann, bea, cal, dan], [40, 30, 20, 10]))
+    await api.recorder.record(scored_game([person(0, "Solo"), bot(1, "easy")], [50, 1]))
+
+    first = await api.get("/api/leaderboard", limit=3)
+    second = await api.get("/api/leaderboard", limit=3, offset=3)
+
+    assert first["total"] == 4
+    entries = first["entries"] + second["entries"]
+    assert [(e["rank"], e["name"]) for e in entries] == [
+        (1, "Ann"),
+        (2, "Bea"),
+        (3, "Cal"),
+        (4, "Dan"),
+    ]
+    ratings = [e["rating"] for e in entries]
+    assert ratings == sorted(ratings, reverse=True)
+
+
+async def test_leaderboard_paging_is_bounded(api: Api) -> None:
+    response = await api.client.get("/api/leaderboard", params={"limit": 1000})
+    assert response.status_code == 422
