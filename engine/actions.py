@@ -210,7 +210,7 @@ def _improve(state: State, seat: Seat, action: Mapping[str, Any]) -> None:
             f"Your top set is {_kind_name(kind)}: improve it with the same asset.",
         )
     _play(state, seat, [card])
-    stack[-1].append(card)
+    stack[-1] = [*stack[-1], card]  # sets are never changed in place: states share them
     log(
         state,
         "improve",
@@ -311,7 +311,7 @@ def _answer(state: State, seat: Seat, action: Mapping[str, Any]) -> None:
     challenge = state.challenge
     assert challenge is not None
     cards = _cards(state, seat, action)
-    check_weight(cards, Kind(challenge.kind), challenge.need)
+    check_weight(cards, challenge.kind, challenge.need)
     _play(state, seat, cards)
     challenge.plays.append((seat, cards))
     challenge.need = _need_after(cards)

@@ -112,6 +112,12 @@ def pair_kind(a: CardId, b: CardId) -> Kind | None:
     return None
 
 
+PAIRS: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(pair_kind(a, b) is not None for b in range(CARD_COUNT)) for a in range(CARD_COUNT)
+)
+"""PAIRS[a][b]: whether cards a and b form a set (a lookup table: legal moves need it often)."""
+
+
 def set_kind(cards: list[CardId]) -> Kind:
     """The kind of a set: the kind of its assets (a set always holds at least one)."""
     for card in cards:

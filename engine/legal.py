@@ -11,10 +11,11 @@ from engine.cards import (
     IS_PENNY_JAR,
     IS_WILD,
     KIND_OF,
+    PAIRS,
+    WILDS,
     CardId,
     Kind,
     matches,
-    pair_kind,
     set_kind,
 )
 from engine.state import Seat, State
@@ -35,9 +36,9 @@ def legal_actions(state: State) -> list[Action]:
     return _turn_actions(state)
 
 
-def weighted_plays(hand: list[CardId], kind: Kind | str, need: int) -> list[list[CardId]]:
+def weighted_plays(hand: list[CardId], kind: Kind, need: int) -> list[list[CardId]]:
     """The plays that meet ``need`` with no card more than needed (R-7)."""
-    matching = [card for card in hand if IS_WILD[card] or KIND_OF[card] == kind]
+    matching = [card for card in hand if IS_WILD[card] or KIND_OF[card] is kind]
     if need == 1:
         return [[card] for card in matching]
     plays = [[card] for card in matching if IS_PENNY_JAR[card]]
@@ -72,22 +73,30 @@ def _turn_actions(state: State) -> list[Action]:
         actions.append({"type": "end_turn", "seat": seat})
     if not hand:
         return actions
-    for a, b in combinations(hand, 2):
-        if pair_kind(a, b) is not None:
-            actions.append({"type": "form_set", "seat": seat, "cards": [a, b]})
+    actions.extend(
+        [
+            {"type": "form_set", "seat": seat, "cards": [a, b]}
+            for i, a in enumerate(hand)
+            for b in hand[i + 1 :]
+            if PAIRS[a][b]
+        ]
+    )
     if state.discard:
-        top = state.discard[-1]
-        for card in hand:
-            if pair_kind(top, card) is not None:
-                actions.append({"type": "form_set_discard", "seat": seat, "card": card})
-    for card in hand:
-        actions.append({"type": "discard", "seat": seat, "card": card})
+        pairs_with = PAIRS[state.discard[-1]]
+        actions.extend(
+            [{"type": "form_set_discard", "seat": seat, "card": c} for c in hand if pairs_with[c]]
+        )
+    actions.extend([{"type": "discard", "seat": seat, "card": card} for card in hand])
     own = state.stacks[seat]
     if rules.improve and own:
         kind = set_kind(own[-1])
-        for card in hand:
-            if IS_ASSET[card] and KIND_OF[card] is kind:
-                actions.append({"type": "improve", "seat": seat, "card": card})
+        actions.extend(
+            [
+                {"type": "improve", "seat": seat, "card": card}
+                for card in hand
+                if IS_ASSET[card] and KIND_OF[card] is kind
+            ]
+        )
     if own:
         _challenges(state, seat, hand, actions)
     _action_cards(state, seat, hand, actions)
@@ -97,11 +106,17 @@ def _turn_actions(state: State) -> list[Action]:
 
 
 def _challenges(state: State, seat: Seat, hand: list[CardId], actions: list[Action]) -> None:
+    exposed_depth = state.rules.exposed_depth
+    in_hand = {KIND_OF[card] for card in hand}
+    has_wild = not in_hand.isdisjoint(WILDS)
+    barred = state.barred
     for rival, stack in enumerate(state.stacks):
-        if rival == seat or rival in state.barred:
+        if len(stack) < 2 or rival == seat or rival in barred:
             continue
-        for depth in exposed_depths(state, rival):
+        for depth in range(exposed_depth if len(stack) > exposed_depth else len(stack) - 1):
             kind = set_kind(stack[-1 - depth])
+            if not has_wild and kind not in in_hand:
+                continue
             for cards in weighted_plays(hand, kind, 2 if depth else 1):
                 actions.append(
                     {

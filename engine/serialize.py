@@ -62,7 +62,7 @@ def dumps(state: State) -> str:
         },
         "history": state.history,
         "over": state.over,
-        "log": state.log,
+        "log": state.entries(),
         "log_enabled": state.log_enabled,
     }
     return json.dumps(data, separators=(",", ":"))
@@ -117,5 +117,6 @@ def loads(text: str) -> State:
         history=data["history"],
         over=data["over"],
         log=data["log"],
+        log_length=len(data["log"]),
         log_enabled=data["log_enabled"],
     )

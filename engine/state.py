@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import Kind
 from engine.rules import RULE_SETS, RuleSet, hand_size
 
 Seat = int
@@ -31,14 +32,16 @@ class Config:
     """Win condition: a fixed number of rounds, ``"million"`` or ``"two_round_wins"``."""
     names: tuple[str, ...] | None = None
     """Optional display names, used in the log's words."""
+    rule_set: RuleSet = field(init=False, compare=False, repr=False)
+    """``RULE_SETS[rules]``, looked up once: the engine asks for it on every move."""
+    hand_size: int = field(init=False, compare=False, repr=False)
+    """Deal and draw up to this many cards."""
 
-    @property
-    def rule_set(self) -> RuleSet:
-        return RULE_SETS[self.rules]
-
-    @property
-    def hand_size(self) -> int:
-        return hand_size(self.rule_set, players=self.players, draft=self.draft)
+    def __post_init__(self) -> None:
+        rule_set = RULE_SETS[self.rules]
+        object.__setattr__(self, "rule_set", rule_set)
+        size = hand_size(rule_set, players=self.players, draft=self.draft)
+        object.__setattr__(self, "hand_size", size)
 
 
 @dataclass(slots=True)
@@ -52,7 +55,7 @@ class Challenge:
 
     challenger: Seat
     defender: Seat
-    kind: str
+    kind: Kind
     """The kind of the contested set."""
     target: Seat | None
     """Whose stack holds the set (None for a draft claim)."""
@@ -108,7 +111,7 @@ class State:
     """Actions completed in this turn."""
     hands: list[list[int]]
     stacks: list[list[list[int]]]
-    """Per seat, bottom→top, each set a list of card ids."""
+    """Per seat, bottom→top, each set a list of card ids (never mutated: states share sets)."""
     deck: list[int]
     """The draw pile; the next card drawn is the LAST element."""
     discard: list[int]
@@ -127,6 +130,8 @@ class State:
     """Stash values of every finished round."""
     over: bool
     log: list[LogEntry]
+    """Shared append-only between a state and its successors; only ``log[:log_length]`` is ours."""
+    log_length: int = 0
     log_enabled: bool = True
     """Off for search copies that nobody reads."""
 
@@ -142,7 +147,7 @@ class State:
             self.active,
             self.actions_done,
             [list(hand) for hand in self.hands],
-            [[list(cards) for cards in stack] for stack in self.stacks],
+            [list(stack) for stack in self.stacks],  # the sets themselves are never mutated
             list(self.deck),
             list(self.discard),
             list(self.out),
@@ -160,9 +165,21 @@ class State:
             ),
             [list(scores) for scores in self.history],
             self.over,
-            list(self.log) if self.log_enabled else self.log,
+            self.log,
+            self.log_length,
             self.log_enabled,
         )
+
+    def entries(self) -> list[LogEntry]:
+        """This state's log."""
+        return self.log[: self.log_length]
+
+    def add_entry(self, entry: LogEntry) -> None:
+        if len(self.log) != self.log_length:
+            # Another state branched from the shared log: take our own copy first.
+            self.log = self.log[: self.log_length]
+        self.log.append(entry)
+        self.log_length += 1
 
     def to_act(self) -> list[Seat]:
         if self.over:

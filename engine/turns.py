@@ -18,7 +18,7 @@ def name(state: State, seat: Seat) -> str:
 def log(state: State, event: str, seat: Seat | None, text: str, **data: Any) -> None:
     """Record what happened, in words and data. Only public facts ever go in here."""
     if state.log_enabled:
-        state.log.append({"round": state.round, "event": event, "seat": seat, "text": text, **data})
+        state.add_entry({"round": state.round, "event": event, "seat": seat, "text": text, **data})
 
 
 def stash(state: State, seat: Seat) -> int:

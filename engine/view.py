@@ -92,7 +92,7 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
         },
         "rounds": {"condition": config.rounds, **standings(state)},
         "over": state.over,
-        "log": list(state.log),
+        "log": state.entries(),
     }
 
 
