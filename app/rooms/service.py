@@ -272,12 +272,13 @@ class RoomService:
             logger.error("room %s: seat %d must act but has no legal action", room.code, seat)
             return
         view = engine.view_for(state, seat)
-        action = await self._ai.decide(level, view, legal, secrets.randbits(32))
         try:
+            action = await self._ai.decide(level, view, legal, secrets.randbits(32))
             new = play.apply(room, seat=seat, action=action, now=time.time(), mover=mover)
-        except engine.IllegalAction as error:
-            logger.warning(
-                "room %s: the %s AI chose an illegal action (%s)", room.code, level, error.code
+        except Exception:
+            # A failing AI must not stall the table: the seat still moves, legally.
+            logger.exception(
+                "room %s: the %s AI failed; a random legal move instead", room.code, level
             )
             fallback = random.Random(secrets.randbits(32)).choice(legal)
             new = play.apply(room, seat=seat, action=fallback, now=time.time(), mover=mover)

@@ -1,0 +1,67 @@
+"""Fixtures for the server tests: settings for each room store, and a Redis that is really there."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from app.settings import Settings
+from tests.conftest import need_service
+
+REDIS_URL = os.environ.get("CASH_STASH_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+MakeSettings = Callable[..., Settings]
+
+
+def redis_problem() -> str | None:
+    """None when the test Redis answers, else what is wrong."""
+    try:
+        with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1) as client:
+            client.ping()
+    except redis.RedisError as error:
+        return f"{REDIS_URL}: {error}"
+    return None
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own, so tests never see each other's rooms; cleaned after."""
+    need_service("Redis", redis_problem())
+    prefix = f"cash_stash_test:{uuid.uuid4().hex[:12]}:"
+    yield prefix
+    with redis.Redis.from_url(REDIS_URL) as client:
+        keys = list(client.scan_iter(f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+
+
+def base_settings(**overrides: Any) -> Settings:
+    """Settings for tests: no AI pause, AI in a thread, generous limits; then ``overrides``."""
+    values: dict[str, Any] = {
+        "ai_pause_seconds": 0.0,
+        "ai_workers": 0,
+        "timeout_level": "easy",
+        "disconnect_grace_seconds": 600.0,
+        "join_limit": 1000,
+        "database_url": "sqlite+aiosqlite:///:memory:",
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def make_settings(request: pytest.FixtureRequest) -> MakeSettings:
+    """Builds settings for the memory store, then (second run) for a real Redis."""
+    if request.param == "memory":
+        return base_settings
+    prefix: str = request.getfixturevalue("redis_prefix")
+
+    def with_redis(**overrides: Any) -> Settings:
+        return base_settings(redis_url=REDIS_URL, redis_prefix=prefix, **overrides)
+
+    return with_redis

@@ -1,0 +1,210 @@
+"""A real server on a loopback port, and WebSocket clients that wait for messages, never sleep."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+from websockets.asyncio.client import ClientConnection, connect
+
+from app.main import create_app
+from app.rooms.recording import FinishedGame
+from app.runtime import Runtime
+from app.settings import Settings
+from app.store.base import RoomStore
+
+WAIT = 10.0
+"""The longest any test waits for one message."""
+
+
+class ListRecorder:
+    """Keeps finished games in a list; ``fail`` makes it raise, as a database outage would."""
+
+    def __init__(self) -> None:
+        self.games: list[FinishedGame] = []
+        self.fail = False
+        self.attempts = 0
+        self._changed = asyncio.Event()
+
+    async def record(self, game: FinishedGame) -> None:
+        self.attempts += 1
+        self._changed.set()
+        if self.fail:
+            raise ConnectionError("the database is down")
+        if all(stored.game_id != game.game_id for stored in self.games):
+            self.games.append(game)
+
+    async def attempted(self) -> None:
+        """Wait for the next call to ``record``."""
+        self._changed.clear()
+        await asyncio.wait_for(self._changed.wait(), WAIT)
+
+    async def game(self, game_id: str) -> FinishedGame:
+        """The recorded game, waiting for the server to hand it over."""
+        while True:
+            found = [game for game in self.games if game.game_id == game_id]
+            if found:
+                return found[0]
+            await self.attempted()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Live:
+    app: FastAPI
+    port: int
+    recorder: ListRecorder
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def runtime(self) -> Runtime:
+        runtime: Runtime = self.app.state.runtime
+        return runtime
+
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base_url, timeout=WAIT)
+
+
+@contextlib.asynccontextmanager
+async def live_server(
+    settings: Settings, *, store: RoomStore | None = None, port: int | None = None
+) -> AsyncIterator[Live]:
+    """Serve ``create_app(settings)`` with uvicorn in this event loop until the block ends."""
+    recorder = ListRecorder()
+    app = create_app(settings, store=store, recorder=recorder)
+    port = port or free_port()
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=settings.ws_max_message_bytes,
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    deadline = time.monotonic() + WAIT
+    while not server.started:
+        assert not task.done(), "the server did not start"
+        assert time.monotonic() < deadline, "the server did not start in time"
+        await asyncio.sleep(0.01)
+    try:
+        yield Live(app, port, recorder)
+    finally:
+        server.should_exit = True
+        await task
+
+
+@dataclass
+class Client:
+    """One WebSocket connection, with everything it received."""
+
+    ws: ClientConnection
+    received: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    """The latest ``state`` message."""
+    room: dict[str, Any] | None = None
+    """The latest ``room`` message's summary."""
+
+    async def recv(self, within: float = WAIT) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), within)
+        message: dict[str, Any] = json.loads(raw)
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "room":
+            self.room = message["room"]
+        return message
+
+    async def wait_for(
+        self, kind: str, where: Callable[[dict[str, Any]], bool] = lambda _: True
+    ) -> dict[str, Any]:
+        """The next message of ``kind`` that satisfies ``where`` (others are kept, skipped)."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            message = await self.recv(max(0.01, deadline - time.monotonic()))
+            if message["type"] == kind and where(message):
+                return message
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def act(self, action: dict[str, Any], *, ref: Any, version: int | None = None) -> None:
+        assert self.state is not None
+        await self.send(
+            {
+                "type": "act",
+                "ref": ref,
+                "version": self.state["version"] if version is None else version,
+                "action": action,
+            }
+        )
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def ws_url(live: Live, code: str, token: str | None = None) -> str:
+    query = f"?token={token}" if token else ""
+    return f"ws://127.0.0.1:{live.port}/ws/{code}{query}"
+
+
+async def connect_client(
+    live: Live, code: str, token: str | None = None, *, origin: str | None = None
+) -> Client:
+    ws = await connect(
+        ws_url(live, code, token),
+        origin=origin,  # type: ignore[arg-type]
+        max_size=None,
+        open_timeout=WAIT,
+    )
+    return Client(ws)
+
+
+async def create_room(
+    http: httpx.AsyncClient, *, name: str = "Ann", **options: Any
+) -> tuple[str, str]:
+    """A new room; returns its code and the host's token."""
+    response = await http.post("/api/rooms", json={"name": name, **options})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body["code"], body["token"]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def play_out(client: Client, seat: int, rng: random.Random) -> dict[str, Any]:
+    """Play a seat with random legal actions until the game is over; returns the last state."""
+    acted_on = -1
+    refs = 0
+    while True:
+        message = await client.recv()
+        if message["type"] != "state":
+            continue
+        if message["view"]["over"]:
+            return message
+        if message["legal"] and message["version"] > acted_on and seat in message["view"]["to_act"]:
+            acted_on = message["version"]
+            refs += 1
+            await client.act(rng.choice(message["legal"]), ref=f"{seat}-{refs}")
