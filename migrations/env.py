@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from logging.config import fileConfig
+from typing import Any
 
 from alembic import context
 from sqlalchemy import pool
@@ -25,7 +26,7 @@ if config.config_file_name is not None and not config.attributes.get("embedded")
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 
-def _configure(**options: object) -> None:
+def _configure(**options: Any) -> None:
     context.configure(
         target_metadata=Base.metadata,
         # SQLite alters a table by copying it; batch mode writes migrations that do so.

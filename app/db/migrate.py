@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
+
+# Alembic announces each of its plugins at INFO; keep its "Running upgrade …" lines only.
+logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
 def alembic_config(database_url: str | None = None) -> Config:
