@@ -47,15 +47,18 @@ def outside_stdlib(found: Iterator[Import]) -> list[str]:
     return problems
 
 
+def _ai_or_table(module: str) -> bool:
+    return module == "engine.ai" or module.startswith("engine.ai.") or module in TABLES
+
+
 def engine_internals(found: Iterator[Import]) -> list[str]:
     public = set(engine.__all__) | {"ai"}
     problems = []
     for line, module, names in found:
         if module == "engine":
             problems += [f"line {line}: engine.{n}" for n in names if n not in public]
-        elif module.startswith("engine.") and module.partition(".")[2].partition(".")[0] != "ai":
-            if module not in TABLES:
-                problems.append(f"line {line}: {module}")
+        elif module.startswith("engine.") and not _ai_or_table(module):
+            problems.append(f"line {line}: {module}")
     return problems
 
 
