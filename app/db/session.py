@@ -23,6 +23,7 @@ from app.settings import get_settings
 def create_engine(url: str) -> AsyncEngine:
     """An async engine for ``url`` (``sqlite+aiosqlite://…`` or ``postgresql+asyncpg://…``)."""
     if url.startswith("sqlite"):
+        # One writer at a time: a second one waits for the file's lock rather than failing.
         engine = create_async_engine(url, connect_args={"timeout": 15})
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
@@ -33,8 +34,6 @@ def create_engine(url: str) -> AsyncEngine:
 def _configure_sqlite(connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    # Several server processes may share one file: let readers run beside the one writer.
-    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
 
 

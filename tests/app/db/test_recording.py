@@ -134,6 +134,25 @@ async def test_two_processes_finishing_the_same_game_store_it_once(database_url:
             await engine.dispose()
 
 
+async def test_games_finishing_together_both_count_for_shared_players(database_url: str) -> None:
+    ann, bea = person(0, "Ann"), person(1, "Bea")
+    games = [scored_game([ann, bea], [9, 4]) for _ in range(4)]
+    engines = [create_engine(database_url) for _ in games]
+    try:
+        recorders = [DatabaseRecorder(create_session_factory(e)) for e in engines]
+        await recorders[0].record(scored_game([bea, ann], [9, 4]))
+        await asyncio.gather(*(r.record(g) for r, g in zip(recorders, games, strict=True)))
+
+        sessions = create_session_factory(engines[0])
+        for guest, wins in ((ann, 4), (bea, 1)):
+            stored = await player(sessions, guest.player_id or "")
+            # No game's update was lost to another's: players are locked while rated.
+            assert (stored.games, stored.rated_games, stored.wins) == (5, 5, wins)
+    finally:
+        for engine in engines:
+            await engine.dispose()
+
+
 async def test_a_game_of_two_people_moves_their_ratings(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
