@@ -83,7 +83,7 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
     ]
     players = await _lock_players(session, game=game, player_ids=player_ids)
     before = _ratings_before(players, player_ids=player_ids, ai_levels=ai_levels)
-    # A guest seated twice is rated once, on their first seat.
+    # A guest seated twice counts once, on their first seat.
     first_seat = {pid: seat for seat, pid in reversed(list(enumerate(player_ids)))}
     fixed = [pid is None or first_seat[pid] != seat for seat, pid in enumerate(player_ids)]
     after = before
@@ -108,7 +108,7 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
                 rating_after=after[seat].display if moved else None,
             )
         )
-        if pid is None:
+        if pid is None or first_seat[pid] != seat:
             continue
         player = players[pid]
         player.name = record.name

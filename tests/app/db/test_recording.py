@@ -179,6 +179,17 @@ async def test_a_game_of_two_people_moves_their_ratings(
     assert (seats[1].rating_before, seats[1].rating_after) == (None, None)
 
 
+async def test_a_guest_in_two_seats_counts_once(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    ann, bea = person(0, "Ann"), person(1, "Bea")
+    twin = person(2, "Ann again", guest_id=ann.player_id)
+    await DatabaseRecorder(sessions).record(scored_game([ann, bea, twin], [9, 4, 7]))
+
+    stored = await player(sessions, ann.player_id or "")
+    assert (stored.games, stored.rated_games, stored.wins, stored.name) == (1, 1, 1, "Ann")
+
+
 async def test_a_game_of_one_person_against_bots_leaves_ratings_alone(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
