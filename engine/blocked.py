@@ -69,7 +69,7 @@ def _turn_blocks(state: State, seat: Seat) -> list[Blocked]:
     blocks: list[Blocked] = []
     if not hand:
         reason = "Your hand is empty: you can only end your turn."
-        return [_entry(kind, "hand_empty", reason) for kind in TURN_KINDS]
+        return [_entry(kind, "hand_empty", reason) for kind in _kinds(state) if kind != "end_turn"]
     if not any(pair_kind(a, b) for a, b in combinations(hand, 2)):
         blocks.append(
             _entry(
