@@ -95,11 +95,30 @@ def legal_of(state: engine.State, kind: str) -> list[Action]:
     return [a for a in engine.legal_actions(state) if a["type"] == kind]
 
 
+FIELDS = {
+    "form_set": ("cards",),
+    "form_set_discard": ("card",),
+    "discard": ("card",),
+    "improve": ("card",),
+    "challenge": ("target", "depth", "cards"),
+    "answer": ("cards",),
+    "concede": (),
+    "swap": ("card", "target"),
+    "move": ("card", "target", "direction"),
+    "draft": ("card", "piles"),
+    "choose": ("direction",),
+    "end_turn": (),
+}
+"""The fields each action type reads (DESIGN.md); other keys are ignored."""
+
+
 def canonical(action: Any) -> str:
-    """One spelling per action: card and pile lists are sets, a challenge's depth defaults to 0."""
+    """One spelling per action: only its own fields; card and pile lists are sets; a challenge's
+    depth defaults to 0."""
     if not isinstance(action, dict):
         return repr(action)
-    normal = dict(action)
+    fields = FIELDS.get(action.get("type"), tuple(action))  # type: ignore[arg-type]
+    normal = {k: v for k, v in action.items() if k in ("type", "seat", *fields)}
     for key in ("cards", "piles"):
         value = normal.get(key)
         if isinstance(value, list) and all(type(v) is int for v in value):
