@@ -145,6 +145,14 @@ class Client:
             if message["type"] == kind and where(message):
                 return message
 
+    async def room_until(self, where: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The room summary once ``where`` holds for it (already, or in a later message)."""
+        if self.room is not None and where(self.room):
+            return self.room
+        message = await self.wait_for("room", lambda m: where(m["room"]))
+        room: dict[str, Any] = message["room"]
+        return room
+
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
 
