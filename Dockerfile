@@ -1,0 +1,28 @@
+# Cash Stash server image: slim Python, unprivileged user, health-checked.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /srv/cash-stash
+COPY pyproject.toml README.md alembic.ini ./
+COPY engine ./engine
+COPY app ./app
+COPY migrations ./migrations
+COPY static ./static
+# Installed in place: migrations and static files are found beside the code.
+RUN pip install -e . \
+    && useradd --system --uid 10001 --home-dir /srv/cash-stash cashstash \
+    && chown -R cashstash /srv/cash-stash
+
+USER cashstash
+ENV CASH_STASH_HOST=0.0.0.0 \
+    CASH_STASH_PORT=8000
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
+# SIGTERM lets the server finish in-flight actions and close sockets with 1012 (service restart).
+STOPSIGNAL SIGTERM
+CMD ["cash-stash", "serve"]
