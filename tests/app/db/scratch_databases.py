@@ -17,13 +17,13 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import asyncpg
-from conftest import need_service
 from sqlalchemy import delete
 from sqlalchemy.engine import make_url
 
 from app.db.migrate import upgrade
 from app.db.models import Base
 from app.db.session import create_engine
+from tests.conftest import need_service
 
 POSTGRES_URL = os.environ.get(
     "CASH_STASH_TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
