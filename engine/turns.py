@@ -188,6 +188,7 @@ def reveal_piles(state: State, piles: list[int]) -> bool:
         if choices:
             chooser, target = choices[0]
             state.pending = Pending(chooser, target, choices[1:], piles)
+            state.covered[pile_index] = True  # the next card turns up once the Move is done
             return True
     return False
 
