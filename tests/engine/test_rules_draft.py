@@ -360,6 +360,26 @@ def test_move_turned_up_decides_the_active_players_stack_first_R13() -> None:
     assert engine.view_for(state, None)["to_act"] == [0]
 
 
+def test_next_card_turns_up_only_once_the_move_is_done_R13() -> None:
+    state = deal(
+        [["coins", "yacht"], ["jewelry"]],
+        draft=True,
+        stacks=[[YACHTS, STOCKS, GUITARS], [COINS, YACHTS]],
+        piles=[["stocks", "swap", "move", "coins"], ["yacht"], ["yacht"]],
+    )
+    state = act(state, "draft", 0, card=card(state, 0, "coins"), piles=[0])
+    state = act(state, "concede", 1)
+    assert engine.view_for(state, 1)["pending"] is not None
+    for seat in (None, 0, 1):
+        assert engine.view_for(state, seat)["piles"][0]["top"] is None
+    state = act(state, "choose", 1, direction="top_to_bottom")
+    # Moved to [coins, yacht, stocks, guitar]; then the Swap trades tops with [yacht, coins].
+    assert stack_kinds(state, 0) == [COINS, YACHTS, STOCKS, COINS]
+    assert stack_kinds(state, 1) == [YACHTS, GUITARS]
+    assert tops(state) == ["stocks", "yacht", "yacht"]
+    assert [c["kind"] for c in engine.view_for(state, None)["out"][-2:]] == ["move", "swap"]
+
+
 def test_game_ends_with_cards_left_in_draft_piles_R9() -> None:
     state = deal(
         [["coins"], ["yacht"]],
