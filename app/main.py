@@ -17,6 +17,7 @@ from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
+from app.web import serve_client
 from app.ws import routes as ws_routes
 
 
@@ -53,4 +54,5 @@ def create_app(
     app.include_router(games.router)
     app.include_router(players.router)
     app.include_router(leaderboard.router)
+    serve_client(app)
     return app
