@@ -1,0 +1,35 @@
+// How each kind of card is shown. Names and values are RULES.md §1; they label cards, and
+// decide nothing: what may be played always comes from the server's `legal` list.
+
+export const KINDS = {
+  piggy_bank: { name: "Piggy Bank", value: 5000, mark: "PB", group: "asset" },
+  coins: { name: "Coin Collection", value: 7000, mark: "CC", group: "asset" },
+  guitar: { name: "Vintage Guitar", value: 8000, mark: "VG", group: "asset" },
+  jewelry: { name: "Jewelry", value: 10000, mark: "JW", group: "asset" },
+  stocks: { name: "Stock Certificates", value: 10000, mark: "SC", group: "asset" },
+  sports_car: { name: "Sports Car", value: 12000, mark: "SP", group: "asset" },
+  racehorse: { name: "Racehorse", value: 12000, mark: "RH", group: "asset" },
+  fine_art: { name: "Fine Art", value: 15000, mark: "FA", group: "asset" },
+  yacht: { name: "Yacht", value: 20000, mark: "YT", group: "asset" },
+  mansion: { name: "Mansion", value: 20000, mark: "MN", group: "asset" },
+  silver_bar: { name: "Silver Bar", value: 25000, mark: "SB", group: "wild" },
+  gold_bar: { name: "Gold Bar", value: 50000, mark: "GB", group: "wild" },
+  penny_jar: { name: "Penny Jar", value: 5000, mark: "PJ", group: "wild" },
+  swap: { name: "Swap", value: 0, mark: "SW", group: "action" },
+  move: { name: "Move", value: 0, mark: "MV", group: "action" },
+};
+
+export function kindName(kind) {
+  return KINDS[kind]?.name ?? kind;
+}
+
+export function shortValue(kind) {
+  const value = KINDS[kind]?.value ?? 0;
+  return value ? `$${value / 1000}k` : "action";
+}
+
+export function cardLabel(card) {
+  const info = KINDS[card.kind];
+  if (!info) return card.kind;
+  return info.value ? `${info.name}, $${info.value.toLocaleString("en-US")}` : `${info.name} (action card)`;
+}

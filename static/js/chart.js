@@ -1,0 +1,70 @@
+// The stash chart: every player's stash value after each step of a finished game, as SVG.
+
+import { s } from "./dom.js";
+
+const COLORS = ["#1b5e9e", "#b3261e", "#1e7a3a", "#8a4b00", "#6a2c91", "#006d75"];
+const DASHES = ["", "8 4", "2 3", "10 3 2 3", "5 5", "1 4"];
+
+/**
+ * names: one name per seat; series: per step, the stash value of every seat.
+ * Returns an <svg> with a title, a description and a legend, scaled to its container.
+ */
+export function stashChart(names, series, title = "Stash value over the game") {
+  const width = 640;
+  const height = 300;
+  const pad = { left: 64, right: 16, top: 16, bottom: 40 };
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const steps = Math.max(series.length - 1, 1);
+  const top = Math.max(10000, ...series.flat());
+  const scale = Math.pow(10, Math.floor(Math.log10(top)));
+  const yMax = Math.ceil(top / scale) * scale;
+  const x = (step) => pad.left + (step / steps) * plotW;
+  const y = (value) => pad.top + plotH - (value / yMax) * plotH;
+
+  const grid = [];
+  for (let i = 0; i <= 4; i += 1) {
+    const value = (yMax / 4) * i;
+    grid.push(
+      s("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: "grid" }),
+      s("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }, `$${Math.round(value / 1000)}k`),
+    );
+  }
+  const lines = names.map((name, seat) => {
+    const points = series.map((values, step) => `${x(step).toFixed(1)},${y(values[seat] ?? 0).toFixed(1)}`);
+    return s("polyline", {
+      points: points.join(" "),
+      fill: "none",
+      stroke: COLORS[seat % COLORS.length],
+      "stroke-width": 2.5,
+      "stroke-dasharray": DASHES[seat % DASHES.length] || undefined,
+      "data-seat": seat,
+    });
+  });
+  const last = series[series.length - 1] || [];
+  const legend = names.map((name, seat) =>
+    s(
+      "g",
+      { transform: `translate(${pad.left + (seat % 3) * 190}, ${height - 22 + Math.floor(seat / 3) * 14})` },
+      s("line", { x1: 0, x2: 22, y1: -4, y2: -4, stroke: COLORS[seat % COLORS.length], "stroke-width": 3, "stroke-dasharray": DASHES[seat % DASHES.length] || undefined }),
+      s("text", { x: 28, y: 0, class: "legend" }, `${name} $${(last[seat] ?? 0).toLocaleString("en-US")}`),
+    ),
+  );
+  const summary = names.map((name, seat) => `${name} ends with $${(last[seat] ?? 0).toLocaleString("en-US")}`).join("; ");
+  return s(
+    "svg",
+    { viewBox: `0 0 ${width} ${height + (names.length > 3 ? 14 : 0)}`, role: "img", class: "chart", "aria-labelledby": "chart-title chart-desc" },
+    s("title", { id: "chart-title" }, title),
+    s("desc", { id: "chart-desc" }, `${series.length} steps. ${summary}.`),
+    grid,
+    s("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: pad.top + plotH, class: "axis" }),
+    s("line", { x1: pad.left, x2: width - pad.right, y1: pad.top + plotH, y2: pad.top + plotH, class: "axis" }),
+    lines,
+    legend,
+  );
+}
+
+/** The chart's series from a recorded game's replay: each step's stash per seat. */
+export function seriesFromReplay(game) {
+  return game.replay.map((step) => step.view.players.map((player) => player.stash));
+}

@@ -1,0 +1,60 @@
+// What this browser remembers: the seat tokens it holds (so a reload or a dropped connection
+// gets the same seat back), the player's name and a guest player id for the leaderboard.
+
+const PREFIX = "cash-stash:";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  localStorage.setItem(PREFIX + key, JSON.stringify(value));
+}
+
+export function seatIn(code) {
+  return read("seats", {})[code] ?? null;
+}
+
+export function rememberSeat(code, seat) {
+  const seats = read("seats", {});
+  seats[code] = seat;
+  write("seats", seats);
+}
+
+export function forgetSeat(code) {
+  const seats = read("seats", {});
+  delete seats[code];
+  write("seats", seats);
+}
+
+export function playerName() {
+  return read("name", "");
+}
+
+export function setPlayerName(name) {
+  write("name", name);
+}
+
+function newUuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** This browser's guest player id: it links finished games to one leaderboard entry. */
+export function playerId() {
+  let id = read("player-id", null);
+  if (!id) {
+    id = newUuid();
+    write("player-id", id);
+  }
+  return id;
+}

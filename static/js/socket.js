@@ -1,0 +1,115 @@
+// One room's WebSocket: reconnects by itself after a drop, and passes on only messages newer
+// than what the page already shows (a resync never brings an older state back).
+
+const GONE = {
+  4401: "That seat's token no longer holds a seat in this room.",
+  4403: "The host removed you from this room.",
+  4404: "There is no room with that code.",
+};
+const RETRY_MS = [300, 1000, 2000, 4000, 8000];
+const PING_MS = 25000;
+
+export class GameSocket {
+  /**
+   * handlers: onRoom(room), onState(message), onError(message), onChat(message),
+   * onStatus("connecting" | "open" | "reconnecting" | "gone", detail)
+   */
+  constructor(code, token, handlers) {
+    this.code = code;
+    this.token = token;
+    this.handlers = handlers;
+    this.roomVersion = -1;
+    this.stateVersion = -1;
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.online = () => this.reconnectNow();
+    window.addEventListener("online", this.online);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.attempt = 0;
+      this.handlers.onStatus("open");
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws || this.closed) return;
+      this.ws = null;
+      if (GONE[event.code]) {
+        this.closed = true;
+        this.handlers.onStatus("gone", GONE[event.code]);
+        return;
+      }
+      const delay = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+      this.attempt += 1;
+      this.handlers.onStatus("reconnecting");
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  reconnectNow() {
+    if (this.closed || this.ws) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case "room":
+        if (message.room.version < this.roomVersion) return;
+        this.roomVersion = message.room.version;
+        this.handlers.onRoom(message.room);
+        break;
+      case "state":
+        if (message.version <= this.stateVersion) return;
+        this.stateVersion = message.version;
+        this.handlers.onState(message);
+        break;
+      case "error":
+        this.handlers.onError(message);
+        break;
+      case "chat":
+        this.handlers.onChat(message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Send a message if connected; returns whether it went out. */
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    window.removeEventListener("online", this.online);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}
