@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 from app.db import repository
 from app.db.models import Game, GameSeat
 from app.db.session import SessionDep
-from app.replay import replay
+from app.replay import Replay, replay
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -99,13 +100,31 @@ class GamePublic(GameSummary):
     """False only if the rules changed since the game was played and the replay diverged."""
 
 
+RECENT_REPLAYS = 16
+"""How many replays this process keeps: a finished game never changes, so a replay shared
+around is computed once, not on every request."""
+
+_recent_replays: OrderedDict[str, Replay] = OrderedDict()
+
+
+async def _replay_of(game: Game) -> Replay:
+    replayed = _recent_replays.get(game.id)
+    if replayed is None:
+        # Replaying is pure CPU work; keep it off the event loop.
+        replayed = await asyncio.to_thread(replay, game.config, game.actions)
+        _recent_replays[game.id] = replayed
+        while len(_recent_replays) > RECENT_REPLAYS:
+            _recent_replays.popitem(last=False)
+    _recent_replays.move_to_end(game.id)
+    return replayed
+
+
 @router.get("/{game_id}")
 async def read_game(game_id: str, session: SessionDep) -> GamePublic:
     game = await repository.get_game(session, game_id=game_id)
     if game is None:
         raise HTTPException(status_code=404, detail="No finished game has this id.")
-    # Replaying is pure CPU work; keep it off the event loop.
-    replayed = await asyncio.to_thread(replay, game.config, game.actions)
+    replayed = await _replay_of(game)
     summary = GameSummary.of(game)
     return GamePublic(
         **summary.model_dump(),
