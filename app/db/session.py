@@ -27,8 +27,11 @@ def create_engine(url: str) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 15})
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
-    # After an outage the pool may hold dead connections; check each one before use.
-    return create_async_engine(url, pool_pre_ping=True)
+    # After an outage the pool may hold dead connections; check each one before use. An
+    # unreachable server fails within seconds instead of asyncpg's minute, so retries can follow.
+    return create_async_engine(
+        url, pool_pre_ping=True, connect_args={"timeout": 10, "command_timeout": 30}
+    )
 
 
 def _configure_sqlite(connection: DBAPIConnection, record: ConnectionPoolEntry) -> None:
