@@ -105,6 +105,31 @@ def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: in
             assert engine.dumps(engine.apply_action(restored, action)) == engine.dumps(after)
 
 
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"players": 2, "rules": "advanced", "draft": True, "rounds": 2},
+        {"players": 3, "rules": "simple_actions", "draft": True, "rounds": "two_round_wins"},
+        {"players": 5, "rules": "advanced", "draft": False, "rounds": 3},
+    ],
+    ids=["2p-advanced-draft-2-rounds", "3p-simple_actions-draft-two-wins", "5p-advanced-3-rounds"],
+)
+@settings(SETTINGS, max_examples=2)
+@given(seed=seeds, policy=seeds)
+def test_every_round_deals_every_card_afresh(
+    config: dict[str, Any], seed: int, policy: int
+) -> None:
+    expected = pool_size(config)
+    rounds_seen = set()
+    for state in random_game(config, seed, policy):
+        ids = census(state)
+        assert len(ids) == len(set(ids)) == expected
+        view = engine.view_for(state, None)
+        rounds_seen.add(view["round"])
+        assert len(view["rounds"]["rounds"]) == view["round"] + int(view["over"])
+    assert len(rounds_seen) >= 2
+
+
 def hidden_from(state: engine.State, seat: int | None) -> list[tuple[list[int], int]]:
     """Every position ``seat`` cannot see: other hands, the deck, draft piles below the top."""
     positions: list[tuple[list[int], int]] = []
