@@ -17,6 +17,8 @@ from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
 from app.ws.hub import Hub
 
+_STOP_SECONDS = 2.0
+
 
 def store_for(settings: Settings) -> RoomStore:
     """Redis when ``CASH_STASH_REDIS_URL`` is set, else this process's memory."""
@@ -47,9 +49,10 @@ async def running(
     try:
         yield Runtime(settings=settings, service=service, hub=hub, scheduler=scheduler)
     finally:
+        await scheduler.stop()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await scheduler.stop()
+        # Bounded: a client library that swallows a cancellation must not hang the shutdown.
+        await asyncio.wait(tasks, timeout=_STOP_SECONDS)
         ai.close()
         await store.close()

@@ -26,13 +26,14 @@ class Scheduler:
         self._service = service
         self._poked = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._stopping = False
 
     def poke(self) -> None:
         """Something was committed: wake times may have changed."""
         self._poked.set()
 
     async def run(self) -> None:
-        while True:
+        while not self._stopping:
             self._poked.clear()
             timeout = _IDLE_SECONDS
             try:
@@ -45,8 +46,10 @@ class Scheduler:
                     timeout = min(max(next_wake - time.time(), _BUSY_SECONDS), _IDLE_SECONDS)
             except (RedisError, OSError) as error:
                 logger.warning("scheduler: store unavailable (%s)", error)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for may swallow a cancellation.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._poked.wait()
 
     def _start(self, code: str) -> None:
         task = asyncio.create_task(self._wake(code))
@@ -62,6 +65,9 @@ class Scheduler:
             self.poke()
 
     async def stop(self) -> None:
+        """End the loop and the wakes in progress (their rooms stay due for another process)."""
+        self._stopping = True
+        self.poke()
         tasks = list(self._running.values())
         for task in tasks:
             task.cancel()

@@ -125,10 +125,11 @@ class Connection:
             await asyncio.gather(reader, self._writer, return_exceptions=True)
 
     async def _flush(self) -> None:
-        self._queue.put_nowait(None)
+        """Let the writer send what is queued (such as the reason for a close), briefly."""
         assert self._writer is not None
-        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(asyncio.shield(self._writer), _FLUSH_SECONDS)
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
+        await asyncio.wait({self._writer}, timeout=_FLUSH_SECONDS)
 
     async def _write(self) -> None:
         while True:
