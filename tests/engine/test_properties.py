@@ -130,6 +130,36 @@ def test_every_round_deals_every_card_afresh(
     assert len(rounds_seen) >= 2
 
 
+@by_config
+@SETTINGS
+@given(seed=seeds, policy=seeds)
+def test_players_draw_up_when_the_rules_say(config: dict[str, Any], seed: int, policy: int) -> None:
+    """At the end of a turn, after R-5's discard, and after a challenge for others who played."""
+    rng = random.Random(policy)
+    state = game(config, seed)
+    while not engine.is_over(state):
+        action = pick(rng, engine.legal_actions(state))
+        before = engine.view_for(state, None)
+        state = engine.apply_action(state, action)
+        after = engine.view_for(state, None)
+        if after["over"]:
+            break
+
+        def drawn_up(seat: int, view: dict[str, Any] = after) -> bool:
+            full = view["players"][seat]["hand_size"] == view["hand_size_limit"]
+            return full or view["deck_size"] == 0
+
+        if after["active"] != before["active"] or after["actions_done"] < before["actions_done"]:
+            assert drawn_up(before["active"]), "the turn ended without drawing up"
+        r5 = action["type"] == "discard" and before["actions_done"] == 0
+        if r5 and config["rules"] == "advanced":
+            assert drawn_up(before["active"]), "R-5"
+        if before["challenge"] and not after["challenge"]:
+            for play in before["challenge"]["plays"]:
+                if play["seat"] != before["active"]:
+                    assert drawn_up(play["seat"]), "a player who played did not draw up"
+
+
 def hidden_from(state: engine.State, seat: int | None) -> list[tuple[list[int], int]]:
     """Every position ``seat`` cannot see: other hands, the deck, draft piles below the top."""
     positions: list[tuple[list[int], int]] = []
