@@ -55,19 +55,18 @@ def at_least(unseen: int, hits: int, drawn: int, count: int) -> float:
     return 1.0 - below / total
 
 
-def outlast(state: State, seat: Seat, rival: Seat, kind: Kind | str, mine: int) -> float:
-    """P(``seat``, playing first with ``mine`` matching cards, outlasts ``rival`` in a challenge.
+def outlast(rival_hand: int, unseen: int, hits: int, mine: int) -> float:
+    """P(a seat playing first with ``mine`` matching cards outlasts a rival in a challenge.
 
-    Plays alternate one card at a time; the side that cannot answer loses, so the seat that
-    plays first wins when the rival holds fewer matching cards than it does.
+    Plays alternate one card at a time and the side that cannot answer loses, so the seat that
+    plays first wins when the rival's ``rival_hand`` unseen cards hold fewer than ``mine`` of
+    the ``hits`` matching ones among ``unseen``.
     """
     if mine <= 0:
         return 0.0
-    size = len(state.hands[rival])
-    if size == 0:
+    if rival_hand == 0:
         return 1.0
-    unseen, hits = unseen_matching(state, seat, kind)
-    return 1.0 - at_least(unseen, hits, size, mine)
+    return 1.0 - at_least(unseen, hits, rival_hand, mine)
 
 
 def cards_value(cards: list[CardId]) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 import engine
 from engine import State
 from engine.ai.evaluate import rewards
-from engine.ai.heuristic import ROLLOUT, Action, choose
+from engine.ai.heuristic import MEDIUM, ROLLOUT, Action, choose, ranked
 from engine.ai.inference import lacking
 from engine.ai.players import seat_to_act
 from engine.cards import KIND_OF
@@ -65,8 +65,9 @@ class HardPlayer:
 
     With only ``iterations`` given the decision is a pure function of the view and the random
     generator's state. ``depth`` is how many actions a playout runs before the position is
-    scored (None: to the end of the game); ``inference`` is the share of deals that honour the
-    guess that a conceding seat held no matching asset.
+    scored (None: to the end of the game); ``width`` how many of the best actions by the rules
+    of thumb the tree considers in each position; ``inference`` is the share of deals that
+    honour the guess that a conceding seat held no matching asset.
     """
 
     def __init__(
@@ -75,6 +76,7 @@ class HardPlayer:
         seconds: float | None = None,
         *,
         depth: int | None = 12,
+        width: int = 4,
         exploration: float = 0.7,
         inference: float = 0.75,
     ) -> None:
@@ -83,6 +85,7 @@ class HardPlayer:
         self.iterations = MAX_ITERATIONS if iterations is None else iterations
         self.seconds = seconds
         self.depth = depth
+        self.width = width
         self.exploration = exploration
         self.inference = inference
         self.last_iterations = 0
@@ -93,13 +96,10 @@ class HardPlayer:
         search_rng = random.Random(rng.getrandbits(64))
         sampler = engine.Sampler(view)
         first = sampler.sample(search_rng)
-        legal = engine.legal_actions(first)
-        choices: dict[Key, Action] = {}
-        for action in legal:
-            choices.setdefault(action_key(action), action)
+        choices = self._candidates(first, engine.legal_actions(first))
         self.last_iterations = 0
         if len(choices) == 1:
-            return legal[0]
+            return next(iter(choices.values()))
         guesses = lacking(view)
         root = Node(-1)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -123,9 +123,7 @@ class HardPlayer:
         path: list[Node] = []
         node = root
         while not engine.is_over(state):
-            by_key: dict[Key, Action] = {}
-            for action in engine.legal_actions(state):
-                by_key.setdefault(action_key(action), action)
+            by_key = self._candidates(state, engine.legal_actions(state))
             untried = [key for key in by_key if key not in node.children]
             for key in by_key:
                 child = node.children.get(key)
@@ -149,6 +147,17 @@ class HardPlayer:
         for visited in path:
             visited.visits += 1
             visited.total += values[visited.mover]
+
+    def _candidates(self, state: State, legal: list[Action]) -> dict[Key, Action]:
+        """The ``width`` best distinct moves by the rules of thumb, best first."""
+        if len(legal) == 1:
+            return {action_key(legal[0]): legal[0]}
+        best: dict[Key, Action] = {}
+        for action in ranked(state, legal, MEDIUM):
+            best.setdefault(action_key(action), action)
+            if len(best) == self.width:
+                break
+        return best
 
     def _select(self, node: Node, by_key: dict[Key, Action]) -> Key:
         best_key: Key | None = None
