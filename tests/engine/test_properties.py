@@ -144,20 +144,20 @@ def test_players_draw_up_when_the_rules_say(config: dict[str, Any], seed: int, p
         after = engine.view_for(state, None)
         if after["over"]:
             break
-
-        def drawn_up(seat: int, view: dict[str, Any] = after) -> bool:
-            full = view["players"][seat]["hand_size"] == view["hand_size_limit"]
-            return full or view["deck_size"] == 0
-
         if after["active"] != before["active"] or after["actions_done"] < before["actions_done"]:
-            assert drawn_up(before["active"]), "the turn ended without drawing up"
+            assert drawn_up(after, before["active"]), "the turn ended without drawing up"
         r5 = action["type"] == "discard" and before["actions_done"] == 0
         if r5 and config["rules"] == "advanced":
-            assert drawn_up(before["active"]), "R-5"
+            assert drawn_up(after, before["active"]), "R-5"
         if before["challenge"] and not after["challenge"]:
             for play in before["challenge"]["plays"]:
                 if play["seat"] != before["active"]:
-                    assert drawn_up(play["seat"]), "a player who played did not draw up"
+                    assert drawn_up(after, play["seat"]), "a player who played did not draw up"
+
+
+def drawn_up(view: dict[str, Any], seat: int) -> bool:
+    full: bool = view["players"][seat]["hand_size"] == view["hand_size_limit"]
+    return full or view["deck_size"] == 0
 
 
 def hidden_from(state: engine.State, seat: int | None) -> list[tuple[list[int], int]]:
