@@ -42,6 +42,7 @@ export function roomPage(main, code, { navigate }) {
     finished: null,
     finishedFor: null,
     busy: false,
+    botLevel: "medium",
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -201,7 +202,11 @@ export function roomPage(main, code, { navigate }) {
 
   function waitingRoom(room) {
     const invite = `${location.origin}/r/${room.code}`;
-    const botLevel = h("select", { id: "bot-level", "aria-label": "AI level" }, LEVELS.map(([value, label]) => h("option", { value, selected: value === "medium" }, label)));
+    const botLevel = h(
+      "select",
+      { id: "bot-level", dataset: { focus: "bot-level" }, onChange: (event) => (ui.botLevel = event.target.value) },
+      LEVELS.map(([value, label]) => h("option", { value, selected: value === ui.botLevel }, label)),
+    );
     const filled = room.seats.filter(Boolean).length;
     return h(
       "section",
@@ -270,7 +275,7 @@ export function roomPage(main, code, { navigate }) {
             { class: "host-controls" },
             h("label", { for: "bot-level" }, "AI level "),
             botLevel,
-            h("button", { type: "button", disabled: ui.busy || filled >= room.seats.length, dataset: { focus: "add-ai" }, onClick: () => hostCall(() => api.addBot(code, seat.token, botLevel.value)) }, "Add AI player"),
+            h("button", { type: "button", disabled: ui.busy || filled >= room.seats.length, dataset: { focus: "add-ai" }, onClick: () => hostCall(() => api.addBot(code, seat.token, ui.botLevel)) }, "Add AI player"),
             h("button", { type: "button", class: "primary", disabled: ui.busy || filled < 2, dataset: { focus: "start" }, onClick: () => hostCall(() => api.start(code, seat.token)) }, "Start the game"),
             h("p", { class: "hint" }, "Open seats are dropped when the game starts."),
           )
@@ -358,10 +363,14 @@ export function roomPage(main, code, { navigate }) {
       const message = ui.message;
       parts.push(h("h1", { class: "visually-hidden" }, room.options.room_name));
       if (message.view.over) parts.push(gameOver(message));
-      parts.push(tableView(message, ui, handlers));
-      parts.push(h("div", { class: "side" }, logPanel(message.view), chatPanel()));
+      parts.push(h("div", { class: "play-area" }, tableView(message, ui, handlers), h("div", { class: "side" }, logPanel(message.view), chatPanel())));
     }
+    const hadFocus = container.contains(document.activeElement);
     render(container, parts);
+    if (hadFocus && !container.contains(document.activeElement)) {
+      // The control just used is gone (the move was played): keep keyboard users at the table.
+      container.querySelector(".turn-status, h1, h2")?.focus();
+    }
     const chatInput = container.querySelector("#chat-text");
     if (chatInput && chatDraft) chatInput.value = chatDraft;
     updateClock();

@@ -213,7 +213,7 @@ function duelPanel(message, ui, handlers) {
           answers.length
             ? h("div", { class: "options", role: "group", "aria-label": "Answers" }, answers.slice(0, MAX_OPTIONS).map((a) => optionButton(a, view, kinds, handlers.act, "answer")))
             : h("p", { class: "reason" }, ui.selected.size && legal.some((a) => a.type === "answer") ? "No answer uses every selected card." : answerReasons.join(" ") || "You cannot answer."),
-          concede ? h("button", { type: "button", class: "option concede", dataset: { focus: "concede", move: "concede" }, onClick: () => handlers.act(concede) }, "Concede") : null,
+          concede ? h("button", { type: "button", class: "option concede", dataset: { focus: "concede", move: "concede" }, onClick: () => handlers.act(concede) }, duel.claim && duel.plays.length === 0 ? "Let the claim go (concede)" : "Concede") : null,
         )
       : null,
   );
@@ -310,7 +310,7 @@ export function tableView(message, ui, handlers) {
     h(
       "div",
       { class: "status-bar" },
-      h("p", { class: "turn-status", role: "status", dataset: { testid: "turn-status" } }, turnStatus(view, names)),
+      h("p", { class: "turn-status", role: "status", tabindex: "-1", dataset: { testid: "turn-status" } }, turnStatus(view, names)),
       h("span", { class: "clock", "aria-label": "Time left" }),
       h("span", { class: "rules-note" }, `${view.rules.replace("_", " + ")} rules${roundInfo}`),
     ),
