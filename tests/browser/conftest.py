@@ -1,0 +1,73 @@
+"""Browser test fixtures: one app for the session, Debian's Chromium, pages that must behave."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, sync_playwright
+
+from tests.browser.harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    WAIT_MS,
+    OpenPage,
+    Server,
+    chromium_problem,
+    running_app,
+)
+from tests.conftest import need_service
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in item.nodeid:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_app(tmp_path_factory.mktemp("browser-db") / "games.db") as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    need_service("Chromium", chromium_problem())
+    expect.set_options(timeout=WAIT_MS)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, server: Server) -> Iterator[OpenPage]:
+    """New pages, each in a browser context of its own (its own storage: its own person).
+
+    No page may request anything outside the app or raise a script error.
+    """
+    contexts: list[BrowserContext] = []
+    outside: list[str] = []
+    errors: list[str] = []
+    app_origin = urlsplit(server.url).netloc
+
+    def note_request(request: Request) -> None:
+        if urlsplit(request.url).netloc != app_origin and not request.url.startswith("data:"):
+            outside.append(request.url)
+
+    def open_one(width: int = 1280, height: int = 900) -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("request", note_request)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+    assert not outside, f"requests outside the app: {outside}"
+    assert not errors, f"script errors: {errors}"

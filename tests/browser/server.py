@@ -1,0 +1,67 @@
+"""The real app for the browser tests, served by uvicorn, with one test seam: custom deals.
+
+A room whose name is a key of ``DEALS`` gets that deal (the engine's ``setup`` option) instead
+of a random one, so a test can reach a challenge on its first turn. Every other room plays a
+normal shuffled game. Run as ``python -m tests.browser.server --port N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+from unittest import mock
+
+import uvicorn
+
+from app.db.migrate import upgrade
+from app.rooms import play
+from app.rooms.lobby import engine_config
+from app.rooms.model import RoomOptions
+from app.settings import get_settings
+
+DUEL_ROOM = "Duel table"
+
+DEALS: dict[str, dict[str, Any]] = {
+    # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
+    # Collection set below it is protected); Ann holds a guitar to challenge it, Bea one to answer.
+    DUEL_ROOM: {
+        "dealer": 1,
+        "hands": [
+            ["guitar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
+            ["guitar", "coins", "racehorse", "sports_car", "mansion", "piggy_bank"],
+        ],
+        "stacks": [
+            [["yacht", "yacht"]],
+            [["coins", "coins"], ["guitar", "guitar"]],
+        ],
+    },
+}
+
+
+def _config_with_deal(
+    options: RoomOptions, *, players: int, seed: int, names: list[str] | None = None
+) -> dict[str, Any]:
+    config = engine_config(options, players=players, seed=seed, names=names)
+    deal = DEALS.get(options.room_name)
+    if deal is not None:
+        config["setup"] = deal
+    return config
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args()
+    upgrade(get_settings().database_url)
+    with mock.patch.object(play, "engine_config", _config_with_deal):
+        uvicorn.run(
+            "app.main:create_app",
+            factory=True,
+            host="127.0.0.1",
+            port=args.port,
+            log_level="warning",
+        )
+
+
+if __name__ == "__main__":
+    main()

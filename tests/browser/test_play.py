@@ -1,0 +1,155 @@
+"""Playing Cash Stash in real Chromium: against three AI players, and two people in a duel."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.browser.harness import OpenPage, Server, screenshot
+from tests.browser.server import DUEL_ROOM
+
+MOST_TURNS = 400
+"""More actions than any game needs: a loop that reaches it means the game never ended."""
+
+
+def create_room(page: Page, server: Server, *, name: str, seats: int, room_name: str = "") -> str:
+    """Create a room from the lobby; returns its invite link."""
+    page.goto(server.url)
+    page.get_by_label("Your name").fill(name)
+    if room_name:
+        page.get_by_label("Room name").fill(room_name)
+    page.get_by_label("Seats").fill(str(seats))
+    page.get_by_role("button", name="Create room").click()
+    expect(page).to_have_url(re.compile(r"/room/[0-9A-Z]+$"))
+    invite = page.get_by_label("Invite link")
+    expect(invite).to_have_value(re.compile(r"/r/[0-9A-Z]+$"))
+    return invite.input_value()
+
+
+def hand_ids(page: Page) -> list[str]:
+    ids: list[str] = page.locator(".hand button.card").evaluate_all(
+        "cards => cards.map(card => card.dataset.card)"
+    )
+    return ids
+
+
+def play_until_over(page: Page) -> int:
+    """Take a legal move (the first offered) every time it is this seat's turn, to the end."""
+    over = page.get_by_role("heading", name="Game over")
+    my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
+    for moves in range(MOST_TURNS):
+        expect(over.or_(my_move)).to_be_visible()
+        if over.is_visible():
+            return moves
+        version = page.locator(".table").get_attribute("data-version")
+        page.locator("button.option").first.click()
+        expect(page.locator(f'.table:not([data-version="{version}"])')).to_be_visible()
+    raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
+
+
+def test_one_person_plays_a_whole_game_against_three_ai(
+    open_page: OpenPage, server: Server
+) -> None:
+    listed = httpx.post(
+        f"{server.url}/api/rooms",
+        json={"name": "Bea", "room_name": "Friday night stash", "visibility": "public"},
+    )
+    assert listed.status_code == 201, listed.text
+    page = open_page()
+    page.goto(server.url)
+    expect(page.get_by_role("link", name="Friday night stash")).to_be_visible()
+    screenshot(page, "lobby")
+
+    create_room(page, server, name="Ann", seats=4)
+    for _ in range(3):
+        page.get_by_label("AI level").select_option("easy")
+        page.get_by_role("button", name="Add AI player").click()
+    expect(page.locator(".seat", has_text="AI · easy")).to_have_count(3)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".hand button.card").first).to_be_visible()
+
+    moves = play_until_over(page)
+    assert moves > 0
+    expect(page.get_by_test_id("winner")).to_contain_text(re.compile(r"wins?!|share the win!"))
+    chart = page.locator(".game-over svg.chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(4)
+    screenshot(page, "game-over", full_page=False)
+
+    page.get_by_role("link", name="Watch the replay").click()
+    expect(page.get_by_role("heading", name="Replay")).to_be_visible()
+    expect(page.get_by_test_id("replay-action")).to_have_text("The deal.")
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_test_id("step-counter")).to_contain_text("Step 1 of")
+    expect(page.get_by_test_id("replay-action")).not_to_have_text("The deal.")
+    page.get_by_role("button", name="Last").click()
+    expect(page.locator(".replay-log")).to_contain_text(re.compile(r"wins\.|share the win\."))
+    # Every hand is face up in the replay: four players, each with an open hand row.
+    expect(page.locator(".replay .player .open-hand")).to_have_count(4)
+
+
+def test_two_people_duel_in_a_private_room_joined_by_invite_link(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    bea = open_page(width=360, height=780)
+    invite = create_room(ann, server, name="Ann", seats=2, room_name=DUEL_ROOM)
+
+    bea.goto(invite)
+    expect(bea.get_by_role("heading", name=f"Join {DUEL_ROOM}")).to_be_visible()
+    bea.get_by_label("Your name").fill("Bea")
+    bea.get_by_role("button", name="Join the room").click()
+    expect(bea.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+    expect(ann.locator(".seat", has_text="Bea")).to_be_visible()
+    ann.get_by_role("button", name="Start the game").click()
+
+    expect(ann.get_by_test_id("turn-status")).to_have_text("Your turn.")
+    expect(bea.get_by_test_id("turn-status")).to_have_text("Waiting for Ann.")
+
+    # The bottom set is protected: asking for it gets the server's reason, in words.
+    ann.get_by_role("button", name=re.compile(r"^Coin Collection set.*challenge it")).click()
+    expect(ann.get_by_test_id("notice")).to_contain_text(
+        "The bottom set of a stack is always protected."
+    )
+
+    # Select the guitar with the keyboard, then open the challenge on Bea's top guitar set.
+    guitar = ann.locator('.hand button.card[data-kind="guitar"]')
+    guitar.focus()
+    ann.keyboard.press("Space")
+    expect(guitar).to_have_attribute("aria-pressed", "true")
+    ann.get_by_role(
+        "button", name="Challenge Bea's top Vintage Guitar set with Vintage Guitar"
+    ).click()
+
+    duel = bea.locator("#duel")
+    expect(duel).to_contain_text("Ann challenges Bea's top Vintage Guitar set")
+    expect(duel).to_contain_text("Your answer: one matching card")
+    expect(bea.get_by_test_id("turn-status")).to_contain_text("Your answer")
+    screenshot(bea, "table-mid-challenge")
+    overflow = bea.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the table does not fit a 360 px wide screen"
+
+    duel.get_by_role("button", name="Answer with Vintage Guitar").click()
+    ann_duel = ann.locator("#duel")
+    expect(ann_duel).to_contain_text("Bea played")
+    expect(ann_duel.get_by_role("button", name="Answer", exact=False)).to_have_count(0)
+    ann_duel.get_by_role("button", name="Concede").click()
+
+    expect(ann.locator("#duel")).to_have_count(0)
+    expect(bea.locator(".log")).to_contain_text("Bea defends the Vintage Guitar set ($32,000).")
+    bea_top_set = bea.locator(".player.you .stack li").first
+    expect(bea_top_set).to_contain_text("$32,000")
+
+    # Ann lost that challenge: the second action may not challenge Bea again (R-16).
+    ann.get_by_role("button", name=re.compile(r"^Vintage Guitar set.*challenge it")).click()
+    expect(ann.get_by_test_id("notice")).to_contain_text("challenge")
+
+    # A reload mid-game keeps the seat and the hand.
+    hand_before = hand_ids(bea)
+    assert len(hand_before) == 6
+    bea.reload()
+    expect(bea.locator(".player.you")).to_contain_text("Bea (you)")
+    expect(bea.locator(".hand button.card")).to_have_count(len(hand_before))
+    assert hand_ids(bea) == hand_before
