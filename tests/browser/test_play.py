@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.browser.harness import OpenPage, Server, screenshot
 from tests.browser.server import DUEL_ROOM
@@ -90,13 +90,9 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     expect(page.locator(".replay .player .open-hand")).to_have_count(4)
 
 
-def test_two_people_duel_in_a_private_room_joined_by_invite_link(
-    open_page: OpenPage, server: Server
-) -> None:
-    ann = open_page()
-    bea = open_page(width=360, height=780)
+def start_duel(ann: Page, bea: Page, server: Server) -> None:
+    """Ann creates the duel room, Bea joins by its invite link, Ann starts: Ann's turn."""
     invite = create_room(ann, server, name="Ann", seats=2, room_name=DUEL_ROOM)
-
     bea.goto(invite)
     expect(bea.get_by_role("heading", name=f"Join {DUEL_ROOM}")).to_be_visible()
     bea.get_by_label("Your name").fill("Bea")
@@ -104,9 +100,16 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     expect(bea.get_by_text("Waiting for the host to start the game.")).to_be_visible()
     expect(ann.locator(".seat", has_text="Bea")).to_be_visible()
     ann.get_by_role("button", name="Start the game").click()
-
     expect(ann.get_by_test_id("turn-status")).to_have_text("Your turn.")
     expect(bea.get_by_test_id("turn-status")).to_have_text("Waiting for Ann.")
+
+
+def test_two_people_duel_in_a_private_room_joined_by_invite_link(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    bea = open_page(width=360, height=780)
+    start_duel(ann, bea, server)
 
     # The bottom set is protected: asking for it gets the server's reason, in words.
     ann.get_by_role("button", name=re.compile(r"^Coin Collection set.*challenge it")).click()
@@ -153,3 +156,37 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     expect(bea.locator(".player.you")).to_contain_text("Bea (you)")
     expect(bea.locator(".hand button.card")).to_have_count(len(hand_before))
     assert hand_ids(bea) == hand_before
+
+
+def test_a_dropped_connection_reconnects_by_itself_and_catches_up(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    bea = open_page()
+    connections: list[WebSocketRoute] = []
+    refusing = False
+
+    def route(ws: WebSocketRoute) -> None:
+        if refusing:
+            ws.close()
+            return
+        ws.connect_to_server()
+        connections.append(ws)
+
+    bea.route_web_socket(re.compile(r"/ws/"), route)
+    start_duel(ann, bea, server)
+
+    refusing = True
+    connections[-1].close()
+    expect(bea.get_by_test_id("reconnecting")).to_be_visible()
+
+    ann.get_by_role("button", name="Discard", exact=True).click()
+    ann.get_by_role("button", name="Discard Jewelry").click()
+    ann.get_by_role("button", name="End your turn").click()
+    expect(ann.get_by_test_id("turn-status")).to_have_text("Waiting for Bea.")
+    expect(bea.get_by_test_id("turn-status")).to_have_text("Waiting for Ann.")
+
+    refusing = False
+    expect(bea.get_by_test_id("reconnecting")).to_have_count(0)
+    expect(bea.get_by_test_id("turn-status")).to_have_text("Your turn.")
+    expect(bea.locator(".log")).to_contain_text("Ann discards a Jewelry.")
