@@ -158,18 +158,23 @@ def finish(state: engine.State, rng: random.Random, limit: int = 5000) -> engine
     return last
 
 
-def census(state: engine.State) -> list[int]:
-    """Every card id in the game, wherever it is (the open view shows hidden zones too)."""
+def every_card(state: engine.State) -> list[dict[str, Any]]:
+    """Every card in the game, wherever it is (the open view shows hidden zones too)."""
     view = engine.open_view(state)
-    ids = [c["id"] for zone in ("discard", "out", "deck") for c in view[zone]]
-    ids += [c["id"] for cards in view["hands"] for c in cards]
-    ids += [c["id"] for pile in view["piles_full"] for c in pile]
-    ids += [c["id"] for p in view["players"] for s in p["stack"] for c in s["cards"]]
+    cards = [c for zone in ("discard", "out", "deck") for c in view[zone]]
+    cards += [c for hand in view["hands"] for c in hand]
+    cards += [c for pile in view["piles_full"] for c in pile]
+    cards += [c for p in view["players"] for s in p["stack"] for c in s["cards"]]
     challenge = view["challenge"]
     if challenge is not None:
-        ids += [c["id"] for play in challenge["plays"] for c in play["cards"]]
-        ids += [c["id"] for c in challenge["claim"] or []]
-    return ids
+        cards += [c for play in challenge["plays"] for c in play["cards"]]
+        cards += challenge["claim"] or []
+    return cards
+
+
+def census(state: engine.State) -> list[int]:
+    """The id of every card in the game."""
+    return [c["id"] for c in every_card(state)]
 
 
 def pool_size(config: dict[str, Any]) -> int:
