@@ -48,7 +48,7 @@ def test_hand_that_runs_out_after_a_first_action_can_only_end_turn_R15() -> None
 
 
 def test_empty_hand_is_skipped() -> None:
-    state = deal([["coins", "yacht"], [], ["guitar", "jewelry"]], rules="simple", stacks=None)
+    state = deal([["coins", "yacht"], [], ["guitar", "jewelry"]], rules="simple")
     state = act(state, "discard", 0, card=card(state, 0, "yacht"))
     view = engine.view_for(state, None)
     assert view["to_act"] == [2]
@@ -79,7 +79,8 @@ def test_game_ends_at_once_mid_turn() -> None:
     state = deal([["coins", "coins"], []], stacks=[[], [GUITARS]])
     state = act(state, "form_set", 0, cards=[card(state, 0, "coins"), card(state, 0, "coins", 1)])
     assert engine.is_over(state)
-    assert engine.view_for(state, None)["actions_done"] <= 1
+    events = [e["event"] for e in engine.view_for(state, None)["log"]]
+    assert events[-3:] == ["form_set", "round_over", "game_over"]
 
 
 def test_game_does_not_end_while_a_challenge_is_open() -> None:
