@@ -10,8 +10,10 @@ from engine.cards import IS_ACTION, VALUE_OF
 
 HAND_SHARE = 0.3
 """Share of a hand card's value expected to reach its holder's stash."""
-TEMPERATURE = 20_000.0
-"""Dollar lead that makes a seat e (2.7) times likelier to win than its rival."""
+TEMPERATURE = 25_000.0
+"""Dollar lead that makes a seat e (2.7) times likelier to win than its rival, at the end..."""
+TEMPERATURE_PER_CARD = 1_500.0
+"""...plus this much per card left in the deck: early leads are easily stolen back."""
 
 
 def rewards(state: State) -> list[float]:
@@ -22,7 +24,8 @@ def rewards(state: State) -> list[float]:
         return [share if seat in winners else 0.0 for seat in range(state.config.players)]
     worth = estimates(state)
     best = max(worth)
-    weights = [math.exp((value - best) / TEMPERATURE) for value in worth]
+    temperature = TEMPERATURE + TEMPERATURE_PER_CARD * len(state.deck)
+    weights = [math.exp((value - best) / temperature) for value in worth]
     total = sum(weights)
     return [weight / total for weight in weights]
 

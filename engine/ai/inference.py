@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import IS_ASSET, KIND_OF, Kind
@@ -10,13 +11,22 @@ from engine.cards import IS_ASSET, KIND_OF, Kind
 SETTLED = frozenset({"challenge_won", "claim_won"})
 
 
-def lacking(view: Mapping[str, Any]) -> dict[int, set[Kind]]:
-    """Kinds each seat conceded a challenge over and has not drawn a card since.
+@dataclass(slots=True)
+class Guess:
+    """Kinds a seat declined to match, and how many cards it has drawn since."""
+
+    kinds: set[Kind] = field(default_factory=set)
+    drawn: int = 0
+
+
+def guesses(view: Mapping[str, Any]) -> dict[int, Guess]:
+    """Per rival: the asset kinds it conceded challenges over this round, and draws since.
 
     A concede is followed by the settling entry, which lists the won set's cards; its asset kind
-    is the kind the conceder declined to match. A draw refreshes the hand and drops the guess.
+    is the kind the conceder declined to match. Cards drawn afterwards are unconstrained, so the
+    guess weakens as the hand refills.
     """
-    guesses: dict[int, set[Kind]] = {}
+    found: dict[int, Guess] = {}
     conceder: int | None = None
     for entry in view.get("log", []):
         event = entry.get("event")
@@ -26,10 +36,10 @@ def lacking(view: Mapping[str, Any]) -> dict[int, set[Kind]]:
         elif event in SETTLED and conceder is not None:
             kinds = [KIND_OF[card] for card in entry.get("cards", []) if IS_ASSET[card]]
             if kinds and conceder != view.get("seat"):
-                guesses.setdefault(conceder, set()).add(kinds[0])
+                found[conceder] = Guess({kinds[0]}, 0)
             conceder = None
-        elif event == "draw" and isinstance(seat, int):
-            guesses.pop(seat, None)
+        elif event == "draw" and seat in found:
+            found[seat].drawn += int(entry.get("count", 0))
         elif event == "deal":
-            guesses.clear()
-    return guesses
+            found.clear()
+    return found

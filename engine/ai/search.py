@@ -19,7 +19,7 @@ import engine
 from engine import State
 from engine.ai.evaluate import rewards
 from engine.ai.heuristic import MEDIUM, ROLLOUT, Action, choose, ranked
-from engine.ai.inference import lacking
+from engine.ai.inference import guesses
 from engine.ai.players import seat_to_act
 from engine.cards import KIND_OF
 
@@ -67,7 +67,7 @@ class HardPlayer:
     generator's state. ``depth`` is how many actions a playout runs before the position is
     scored (None: to the end of the game); ``width`` how many of the best actions by the rules
     of thumb the tree considers in each position; ``inference`` is the share of deals that
-    honour the guess that a conceding seat held no matching asset.
+    honour the guess that a conceding seat held no matching asset (fewer as it draws cards).
     """
 
     def __init__(
@@ -100,14 +100,18 @@ class HardPlayer:
         self.last_iterations = 0
         if len(choices) == 1:
             return next(iter(choices.values()))
-        guesses = lacking(view)
+        hand_limit = int(view["hand_size_limit"])
+        beliefs = [
+            (seat, guess.kinds, self.inference * max(0.0, 1.0 - guess.drawn / hand_limit))
+            for seat, guess in sorted(guesses(view).items())
+        ]
         root = Node(-1)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for iteration in range(self.iterations):
             if deadline is not None and iteration and time.perf_counter() >= deadline:
                 break
-            use_guesses = guesses and search_rng.random() < self.inference
-            state = sampler.sample(search_rng, lacking=guesses if use_guesses else None)
+            lacking = {seat: kinds for seat, kinds, odds in beliefs if search_rng.random() < odds}
+            state = sampler.sample(search_rng, lacking=lacking)
             self._iterate(root, state, search_rng)
             self.last_iterations = iteration + 1
         best = max(
