@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -133,8 +134,11 @@ def test_every_round_deals_every_card_afresh(
 @by_config
 @SETTINGS
 @given(seed=seeds, policy=seeds)
-def test_players_draw_up_when_the_rules_say(config: dict[str, Any], seed: int, policy: int) -> None:
-    """At the end of a turn, after R-5's discard, and after a challenge for others who played."""
+def test_turns_pass_up_the_seats_and_players_draw_up_when_the_rules_say(
+    config: dict[str, Any], seed: int, policy: int
+) -> None:
+    """The next seat with cards moves next; players draw at the end of their turn, after R-5's
+    discard, and after a challenge they played in without being the active player."""
     rng = random.Random(policy)
     state = game(config, seed)
     while not engine.is_over(state):
@@ -146,6 +150,8 @@ def test_players_draw_up_when_the_rules_say(config: dict[str, Any], seed: int, p
             break
         if after["active"] != before["active"] or after["actions_done"] < before["actions_done"]:
             assert drawn_up(after, before["active"]), "the turn ended without drawing up"
+            if after["round"] == before["round"]:
+                assert after["active"] == next_with_cards(after, before["active"])
         r5 = action["type"] == "discard" and before["actions_done"] == 0
         if r5 and config["rules"] == "advanced":
             assert drawn_up(after, before["active"]), "R-5"
@@ -153,6 +159,16 @@ def test_players_draw_up_when_the_rules_say(config: dict[str, Any], seed: int, p
             for play in before["challenge"]["plays"]:
                 if play["seat"] != before["active"]:
                     assert drawn_up(after, play["seat"]), "a player who played did not draw up"
+
+
+def next_with_cards(view: dict[str, Any], seat: int) -> int:
+    """The seat after ``seat`` going up the numbers, skipping empty hands (RULES.md §4)."""
+    players = view["players"]
+    for step in range(1, len(players) + 1):
+        candidate = (seat + step) % len(players)
+        if players[candidate]["hand_size"]:
+            return candidate
+    raise AssertionError("every hand is empty but the game goes on")
 
 
 def drawn_up(view: dict[str, Any], seat: int) -> bool:
@@ -277,7 +293,8 @@ def test_blocked_actions_agree_with_legal_actions(
         acting = engine.to_act(state)
         for seat in range(config["players"]):
             blocked = engine.blocked_actions(state, seat)
-            assert all(b["reason"] and b["code"] for b in blocked)
+            assert all(re.fullmatch("[a-z_]+", b["code"]) for b in blocked)
+            assert all(b["reason"][0].isupper() and "_" not in b["reason"] for b in blocked)
             if engine.is_over(state):
                 assert {b["code"] for b in blocked} == {"game_over"}
             elif seat not in acting:
