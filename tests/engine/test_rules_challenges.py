@@ -294,7 +294,7 @@ def test_cards_played_in_a_challenge_are_public() -> None:
 
 def test_lost_challenge_bars_that_rival_for_the_turn_R16() -> None:
     state = deal(
-        [["guitar", "yacht", "coins", "coins"], ["gold_bar"], ["jewelry"]],
+        [["guitar", "guitar", "yacht", "coins"], ["gold_bar"], ["jewelry"]],
         stacks=[[COINS], [YACHTS, GUITARS], [GUITARS, YACHTS]],
     )
     state = act(state, "challenge", 0, target=1, depth=0, cards=[card(state, 0, "guitar")])
@@ -302,8 +302,8 @@ def test_lost_challenge_bars_that_rival_for_the_turn_R16() -> None:
     state = act(state, "concede", 0)
     assert engine.view_for(state, 0)["barred"] == [1]
     assert challenges(state) == {(2, 0)}
-    guitar_free = [card(state, 0, "yacht")]
-    assert refused(state, "challenge", 0, target=1, depth=0, cards=guitar_free) == (
+    matching = [card(state, 0, "guitar")]  # would match, but seat 0 lost to seat 1
+    assert refused(state, "challenge", 0, target=1, depth=0, cards=matching) == (
         "lost_challenge_this_turn"
     )
 
