@@ -50,6 +50,17 @@ def _dump(message: BaseModel) -> dict[str, Any]:
     return message.model_dump(mode="json")
 
 
+def _ref_of(message: str | dict[str, Any]) -> str | int | None:
+    """The ``ref`` a client put in a message, if it can be read, to answer it by."""
+    if isinstance(message, str):
+        try:
+            message = json.loads(message)
+        except ValueError:
+            return None
+    ref = message.get("ref") if isinstance(message, dict) else None
+    return ref if isinstance(ref, str | int) else None
+
+
 class Connection:
     """A seat's (or a spectator's) connection to one room in this process."""
 
@@ -180,10 +191,11 @@ class Connection:
                         error_message("flood", "Too many messages; closing the connection.")
                     )
                     return CLOSE_POLICY
-                if self._refused == 1:
-                    self.deliver(
-                        error_message("rate_limited", "Slow down: messages are being dropped.")
+                self.deliver(
+                    error_message(
+                        "rate_limited", "Slow down: that message was dropped.", _ref_of(text)
                     )
+                )
                 continue
             self._refused = 0
             await self._handle(text)
@@ -202,7 +214,7 @@ class Connection:
                 error_message("unknown_type", f"Unknown message type; use {sorted(CLIENT_TYPES)}.")
             )
             return
-        ref = data.get("ref") if isinstance(data.get("ref"), str | int) else None
+        ref = _ref_of(data)
         try:
             message = client_message.validate_python(data)
         except ValidationError as error:

@@ -66,22 +66,30 @@ def free_port() -> int:
 
 
 @dataclass
-class Live:
-    app: FastAPI
+class Endpoint:
+    """A server listening on a loopback port."""
+
     port: int
-    recorder: ListRecorder
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base_url, timeout=WAIT)
+
+
+@dataclass
+class Live(Endpoint):
+    """A server running in this event loop, with its app and recorder at hand."""
+
+    app: FastAPI
+    recorder: ListRecorder
+
     @property
     def runtime(self) -> Runtime:
         runtime: Runtime = self.app.state.runtime
         return runtime
-
-    def http(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.base_url, timeout=WAIT)
 
 
 @contextlib.asynccontextmanager
@@ -108,7 +116,7 @@ async def live_server(
         assert time.monotonic() < deadline, "the server did not start in time"
         await asyncio.sleep(0.01)
     try:
-        yield Live(app, port, recorder)
+        yield Live(port, app, recorder)
     finally:
         server.should_exit = True
         await task
@@ -171,13 +179,13 @@ class Client:
         await self.ws.close()
 
 
-def ws_url(live: Live, code: str, token: str | None = None) -> str:
+def ws_url(live: Endpoint, code: str, token: str | None = None) -> str:
     query = f"?token={token}" if token else ""
     return f"ws://127.0.0.1:{live.port}/ws/{code}{query}"
 
 
 async def connect_client(
-    live: Live, code: str, token: str | None = None, *, origin: str | None = None
+    live: Endpoint, code: str, token: str | None = None, *, origin: str | None = None
 ) -> Client:
     ws = await connect(
         ws_url(live, code, token),
@@ -203,16 +211,22 @@ def bearer(token: str) -> dict[str, str]:
 
 
 async def play_out(client: Client, seat: int, rng: random.Random) -> dict[str, Any]:
-    """Play a seat with random legal actions until the game is over; returns the last state."""
+    """Play a seat with random legal actions until the game is over; returns the last state.
+
+    Starts from the latest state the client has, then acts on each newer one in its turn.
+    """
     acted_on = -1
     refs = 0
+    message = client.state
     while True:
+        if message is not None and message["type"] == "state":
+            if message["view"]["over"]:
+                return message
+            my_turn = seat in message["view"]["to_act"]
+            if message["legal"] and message["version"] > acted_on and my_turn:
+                acted_on = message["version"]
+                refs += 1
+                await client.act(rng.choice(message["legal"]), ref=f"{seat}-{refs}")
         message = await client.recv()
-        if message["type"] != "state":
-            continue
-        if message["view"]["over"]:
-            return message
-        if message["legal"] and message["version"] > acted_on and seat in message["view"]["to_act"]:
-            acted_on = message["version"]
-            refs += 1
-            await client.act(rng.choice(message["legal"]), ref=f"{seat}-{refs}")
+        if message["type"] == "error":
+            assert message["code"] == "stale_version", message

@@ -1,0 +1,145 @@
+"""Rooms in Redis outlive a process: two servers share a room, and a restart loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.rooms.ai import AiRunner
+from app.rooms.model import Room
+from app.rooms.service import RoomService
+from app.store.redis import RedisRoomStore
+from tests.app.conftest import REDIS_URL, base_settings
+from tests.app.live import (
+    WAIT,
+    Endpoint,
+    ListRecorder,
+    bearer,
+    connect_client,
+    create_room,
+    free_port,
+    live_server,
+    play_out,
+)
+
+
+async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix: str) -> None:
+    settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
+    async with live_server(settings) as first, first.http() as http:
+        code, host = await create_room(http, seats=2, turn_seconds=30)
+        guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
+        tokens = [host, guest["token"]]
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
+        ann = await connect_client(first, code, host)
+        before = await ann.wait_for("state")
+        await ann.close()
+
+    # While no server runs, the clock of the seat to act runs out.
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    offline = RoomService(store=store, settings=settings, recorder=ListRecorder(), ai=AiRunner(0))
+
+    def run_out(room: Room) -> Room:
+        room = room.model_copy(deep=True)
+        assert room.game is not None
+        room.game.deadline = time.time() - 1
+        return room
+
+    expired = await offline.update(code, run_out)
+    await store.close()
+    late_seat = expired.game.to_act[0] if expired.game else None
+
+    async with live_server(settings) as second:
+        clients = [await connect_client(second, code, token) for token in tokens]
+        history = before["view"]["log"]
+        resumed = await clients[0].wait_for("state", lambda m: len(m["view"]["log"]) > len(history))
+        assert resumed["view"]["log"][: len(history)] == history
+        made = resumed["view"]["log"][len(history) :]
+        assert any(entry["seat"] == late_seat for entry in made), "the clock's move was not made"
+        room = await second.runtime.service.load(code)
+        assert room is not None and room.game is not None
+        ends = await asyncio.gather(
+            *(play_out(client, seat, random.Random(seat)) for seat, client in enumerate(clients))
+        )
+        assert ends[0]["version"] == ends[1]["version"]
+        assert room.game.id == (await second.recorder.game(room.game.id)).game_id
+
+
+@pytest.fixture
+def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[Endpoint]]:
+    """Two ``cash-stash serve`` processes on one Redis."""
+    env = {
+        **os.environ,
+        "CASH_STASH_REDIS_URL": REDIS_URL,
+        "CASH_STASH_REDIS_PREFIX": redis_prefix,
+        "CASH_STASH_AI_PAUSE_SECONDS": "0",
+        "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
+    }
+    command = Path(sys.executable).parent / "cash-stash"
+    ports = [free_port(), free_port()]
+    logs = [(tmp_path / f"server{n}.log").open("w") for n in range(2)]
+    servers = [
+        subprocess.Popen([command, "serve", "--port", str(port)], env=env, stdout=log, stderr=log)
+        for port, log in zip(ports, logs, strict=True)
+    ]
+    endpoints = [Endpoint(port) for port in ports]
+    try:
+        for endpoint, server in zip(endpoints, servers, strict=True):
+            _wait_until_serving(endpoint.base_url, server)
+        yield endpoints
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(WAIT)
+        for log in logs:
+            log.close()
+
+
+def _wait_until_serving(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "the server exited"
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.05)
+    raise AssertionError(f"{url} did not start")
+
+
+async def test_two_processes_on_one_redis_play_one_room_together(
+    two_servers: list[Endpoint],
+) -> None:
+    one, other = two_servers
+    async with one.http() as http_one, other.http() as http_other:
+        code, host = await create_room(http_one, seats=3)
+        joined = await http_other.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
+        bob_token = joined.json()["token"]
+        await http_one.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=bearer(host))
+        ann = await connect_client(one, code, host)
+        bob = await connect_client(other, code, bob_token)
+        watcher = await connect_client(other, code)
+        started = await http_other.post(f"/api/rooms/{code}/start", headers=bearer(host))
+        assert started.status_code == 200
+        ann_end, bob_end = await asyncio.gather(
+            play_out(ann, 0, random.Random(5)), play_out(bob, 1, random.Random(6))
+        )
+        watched = await watcher.wait_for("state", lambda m: m["view"]["over"])
+        assert ann_end["version"] == bob_end["version"] == watched["version"]
+        assert ann_end["view"]["players"] == bob_end["view"]["players"]
+        summaries = [
+            (await http.get(f"/api/rooms/{code}")).json() for http in (http_one, http_other)
+        ]
+        assert summaries[0] == summaries[1]
+        assert summaries[0]["status"] == "finished"
+        for client in (ann, bob, watcher):
+            await client.close()
