@@ -64,7 +64,16 @@ export function stashChart(names, series, title = "Stash value over the game") {
   );
 }
 
-/** The chart's series from a recorded game's replay: each step's stash per seat. */
+/**
+ * The chart's series from a recorded game's replay: after each step, every seat's score so far,
+ * the totals of the rounds already scored plus the stash of the round being played (the view's
+ * `rounds.totals` already holds the last round once the game is over).
+ */
 export function seriesFromReplay(game) {
-  return game.replay.map((step) => step.view.players.map((player) => player.stash));
+  return game.replay.map(({ view }) =>
+    view.players.map((player) => {
+      const scored = view.rounds?.totals?.[player.seat] ?? 0;
+      return view.over ? scored : scored + player.stash;
+    }),
+  );
 }

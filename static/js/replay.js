@@ -52,7 +52,7 @@ export async function replayPage(main, gameId) {
     h("h1", {}, "Replay"),
     h("p", {}, `${game.rules.replace("_", " + ")} rules${game.draft ? " with draft piles" : ""}. ${winners} ${game.winners.length > 1 ? "share the win" : "wins"}.`),
     h("ol", { class: "final" }, game.players.map((p) => h("li", {}, h("strong", {}, p.name), p.ai_level ? ` (AI, ${p.ai_level})` : "", ` ${money(p.total)}`))),
-    h("figure", { class: "chart-box" }, stashChart(names, seriesFromReplay(game)), h("figcaption", {}, "Each player's stash value after every action.")),
+    h("figure", { class: "chart-box" }, stashChart(names, seriesFromReplay(game)), h("figcaption", {}, "Each player's stash value after every action (with several rounds, plus the totals of the rounds already played).")),
     h(
       "div",
       { class: "replay-controls", role: "group", "aria-label": "Step through the game" },

@@ -294,7 +294,7 @@ export function roomPage(main, code, { navigate }) {
     let chart;
     if (!finished) chart = h("p", { class: "hint" }, "Loading the chart…");
     else if (finished.error) chart = h("p", { class: "hint" }, finished.error);
-    else chart = h("figure", { class: "chart-box" }, stashChart(names, seriesFromReplay(finished)), h("figcaption", {}, "Each player's stash value after every action."));
+    else chart = h("figure", { class: "chart-box" }, stashChart(names, seriesFromReplay(finished)), h("figcaption", {}, "Each player's stash value after every action (with several rounds, plus the totals of the rounds already played)."));
     return h(
       "section",
       { class: "game-over", "aria-labelledby": "over-title" },

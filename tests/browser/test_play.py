@@ -35,8 +35,9 @@ def hand_ids(page: Page) -> list[str]:
     return ids
 
 
-def play_until_over(page: Page) -> int:
-    """Take a legal move (the first offered) every time it is this seat's turn, to the end."""
+def play_until_over(page: Page, *, prefer: str = "") -> int:
+    """Take a legal move every time it is this seat's turn, to the end of the game: the first
+    offered, or the first whose words start with ``prefer``. Returns the number of moves."""
     over = page.get_by_role("heading", name="Game over")
     my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
     for moves in range(MOST_TURNS):
@@ -44,9 +45,18 @@ def play_until_over(page: Page) -> int:
         if over.is_visible():
             return moves
         version = page.locator(".table").get_attribute("data-version")
-        page.locator("button.option").first.click()
+        options = page.locator("button.option")
+        preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
+        (preferred.first if preferred and preferred.count() else options.first).click()
         expect(page.locator(f'.table:not([data-version="{version}"])')).to_be_visible()
     raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
+
+
+def add_ai_players(page: Page, count: int) -> None:
+    for added in range(1, count + 1):
+        page.get_by_label("AI level").select_option("easy")
+        page.get_by_role("button", name="Add AI player").click()
+        expect(page.locator(".seat", has_text="AI · easy")).to_have_count(added)
 
 
 def test_one_person_plays_a_whole_game_against_three_ai(
@@ -63,10 +73,7 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     screenshot(page, "lobby")
 
     create_room(page, server, name="Ann", seats=4)
-    for _ in range(3):
-        page.get_by_label("AI level").select_option("easy")
-        page.get_by_role("button", name="Add AI player").click()
-    expect(page.locator(".seat", has_text="AI · easy")).to_have_count(3)
+    add_ai_players(page, 3)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".hand button.card").first).to_be_visible()
 
@@ -88,6 +95,25 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     expect(page.locator(".replay-log")).to_contain_text(re.compile(r"wins\.|share the win\."))
     # Every hand is face up in the replay: four players, each with an open hand row.
     expect(page.locator(".replay .player .open-hand")).to_have_count(4)
+
+
+def test_three_players_with_draft_piles_play_to_the_end(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = open_page()
+    page.goto(server.url)
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Rule set").select_option("simple_actions")
+    page.get_by_label("Seats").fill("3")
+    page.get_by_label("Draft piles").check()
+    page.get_by_role("button", name="Create room").click()
+    add_ai_players(page, 2)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".draft-pile")).to_have_count(3)
+
+    assert play_until_over(page, prefer="Draft") > 0
+    expect(page.locator(".log")).to_contain_text("Round 1 is over")
+    expect(page.locator(".game-over svg.chart polyline")).to_have_count(3)
 
 
 def start_duel(ann: Page, bea: Page, server: Server) -> None:
