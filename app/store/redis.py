@@ -58,7 +58,7 @@ class RedisRoomStore:
     def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
         self._redis = aioredis.from_url(url, decode_responses=True)
         self._prefix = prefix
-        self._channel = f"{prefix}events"
+        self.channel = f"{prefix}events"
         self._wake_key = f"{prefix}wake"
         self._listed_key = f"{prefix}listed"
         self._commit = self._redis.register_script(_COMMIT)
@@ -87,21 +87,21 @@ class RedisRoomStore:
                 str(commit.ttl_seconds or 0),
                 "" if commit.wake_at is None else repr(commit.wake_at),
                 "1" if commit.listed else "0",
-                self._channel,
+                self.channel,
                 commit.code,
             ],
         )
         return bool(written)
 
     async def publish(self, code: str, message: str) -> None:
-        await self._redis.publish(self._channel, f"message\n{code}\n{message}")
+        await self._redis.publish(self.channel, f"message\n{code}\n{message}")
 
     async def events(self) -> AsyncIterator[StoreEvent]:
         failures = 0
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self._channel)
+                await pubsub.subscribe(self.channel)
                 if failures:
                     logger.info("room events: subscribed again")
                     yield StoreEvent("resync")

@@ -1,0 +1,125 @@
+"""The RoomStore contract, held by the memory store and by Redis alike."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import redis
+
+from app.store.base import Commit, RoomStore, StoreEvent
+from app.store.memory import MemoryRoomStore
+from app.store.redis import RedisRoomStore
+from tests.app.conftest import REDIS_URL
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
+    room_store: RoomStore
+    if request.param == "memory":
+        room_store = MemoryRoomStore()
+    else:
+        prefix: str = request.getfixturevalue("redis_prefix")
+        room_store = RedisRoomStore(REDIS_URL, prefix=prefix)
+    await room_store.start()
+    yield room_store
+    await room_store.close()
+
+
+def commit(
+    version: int,
+    data: str = "{}",
+    *,
+    code: str = "ROOM0001",
+    wake_at: float | None = None,
+    listed: bool = False,
+    ttl: int | None = 60,
+) -> Commit:
+    return Commit(
+        code=code, version=version, data=data, wake_at=wake_at, listed=listed, ttl_seconds=ttl
+    )
+
+
+async def next_event(events: AsyncIterator[StoreEvent]) -> StoreEvent:
+    return await asyncio.wait_for(anext(events), 5)
+
+
+async def test_a_commit_is_a_compare_and_set_on_the_version(store: RoomStore) -> None:
+    assert await store.load("ROOM0001") is None
+    assert await store.commit(commit(1, '{"v":1}'))
+    assert not await store.commit(commit(1, '{"v":"again"}')), "a room is created only once"
+    assert not await store.commit(commit(3, '{"v":3}')), "no skipping a version"
+    assert await store.commit(commit(2, '{"v":2}'))
+    assert not await store.commit(commit(2, '{"v":"racing"}')), "the loser of a race is refused"
+    assert await store.load("ROOM0001") == '{"v":2}'
+
+
+async def test_commits_and_messages_reach_the_subscription_in_order(store: RoomStore) -> None:
+    events = store.events()
+    first = asyncio.ensure_future(next_event(events))
+    await asyncio.sleep(0)  # let the subscription start listening
+    if isinstance(store, RedisRoomStore):
+        await _until_subscribed(store)
+    await store.commit(commit(1, '{"v":1}'))
+    await store.publish("ROOM0001", '{"type":"chat"}')
+    assert await first == StoreEvent("commit", "ROOM0001", '{"v":1}')
+    assert await next_event(events) == StoreEvent("message", "ROOM0001", '{"type":"chat"}')
+    await events.aclose()  # type: ignore[attr-defined]
+
+
+async def _until_subscribed(store: RedisRoomStore) -> None:
+    """Redis drops what is published before a subscriber exists; wait for ours to exist."""
+    async with redis.asyncio.from_url(REDIS_URL) as client:
+        for _ in range(500):
+            counts = await client.pubsub_numsub(store.channel)
+            if counts and counts[0][1]:
+                return
+            await asyncio.sleep(0.01)
+    raise AssertionError("never subscribed")
+
+
+async def test_wake_times_index_rooms_that_need_a_look(store: RoomStore) -> None:
+    await store.commit(commit(1, code="AAAAAAAA", wake_at=100.0))
+    await store.commit(commit(1, code="BBBBBBBB", wake_at=200.0))
+    await store.commit(commit(1, code="CCCCCCCC"))
+    assert sorted(await store.due(150.0)) == ["AAAAAAAA"]
+    assert await store.next_wake() == 100.0
+    await store.commit(commit(2, code="AAAAAAAA"))
+    assert await store.due(150.0) == []
+    assert await store.next_wake() == 200.0
+
+
+async def test_listed_rooms_follow_each_commit(store: RoomStore) -> None:
+    await store.commit(commit(1, code="AAAAAAAA", listed=True))
+    await store.commit(commit(1, code="BBBBBBBB", listed=True))
+    assert await store.listed_rooms() == ["AAAAAAAA", "BBBBBBBB"]
+    await store.commit(commit(2, code="AAAAAAAA", listed=False))
+    assert await store.listed_rooms() == ["BBBBBBBB"]
+
+
+async def test_a_claim_is_granted_once_until_it_expires(store: RoomStore) -> None:
+    assert await store.claim("ROOM0001:7", 5)
+    assert not await store.claim("ROOM0001:7", 5)
+    assert await store.claim("ROOM0001:8", 5)
+
+
+async def test_hits_are_counted_per_key_within_the_window(store: RoomStore) -> None:
+    assert [await store.hit("join:1.2.3.4", limit=2, window_seconds=60) for _ in range(3)] == [
+        True,
+        True,
+        False,
+    ]
+    assert await store.hit("join:5.6.7.8", limit=2, window_seconds=60)
+
+
+async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
+    redis_prefix: str,
+) -> None:
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    await store.commit(commit(1, code="AAAAAAAA", ttl=60))
+    await store.commit(commit(1, code="BBBBBBBB", ttl=None))
+    async with redis.asyncio.from_url(REDIS_URL) as client:
+        assert 0 < await client.ttl(f"{redis_prefix}room:AAAAAAAA") <= 60
+        assert await client.ttl(f"{redis_prefix}room:BBBBBBBB") == -1
+    await store.close()
