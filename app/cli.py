@@ -18,6 +18,7 @@ def _serve(args: argparse.Namespace) -> None:
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
+        ws_max_size=settings.ws_max_message_bytes,
     )
 
 
