@@ -148,6 +148,11 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     guitar.focus()
     ann.keyboard.press("Space")
     expect(guitar).to_have_attribute("aria-pressed", "true")
+    ann.keyboard.press("ArrowRight")
+    focused = ann.locator(".hand button.card:focus")
+    expect(focused).not_to_have_attribute("data-kind", "guitar")
+    expect(focused).to_have_css("outline-style", "solid")
+    guitar.focus()
     ann.get_by_role(
         "button", name="Challenge Bea's top Vintage Guitar set with Vintage Guitar"
     ).click()
