@@ -46,6 +46,8 @@ class Scheduler:
                     timeout = min(max(next_wake - time.time(), _BUSY_SECONDS), _IDLE_SECONDS)
             except (RedisError, OSError) as error:
                 logger.warning("scheduler: store unavailable (%s)", error)
+            except Exception:
+                logger.exception("scheduler: looking for due rooms failed")
             # asyncio.timeout, not wait_for: on 3.11 wait_for may swallow a cancellation.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable, Coroutine
@@ -16,6 +17,8 @@ from app.rooms.service import RoomService
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
+
+_RESTART_SECONDS = 1.0
 
 
 class Listener(Protocol):
@@ -58,6 +61,17 @@ class Hub:
         return any(listener.token_hash == token_hash for listener in self._rooms.get(code, ()))
 
     async def run(self) -> None:
+        """Fan events out for as long as the process runs, surviving any one failure."""
+        while True:
+            try:
+                await self._listen()
+            except Exception:
+                logger.exception("room events: the subscription failed; starting it again")
+                await asyncio.sleep(_RESTART_SECONDS)
+                with contextlib.suppress(Exception):
+                    await self._resync()
+
+    async def _listen(self) -> None:
         async for event in self._service.store.events():
             try:
                 if event.kind == "commit":

@@ -1,0 +1,57 @@
+"""A connection that cannot keep up is dropped (close 1013) rather than buffered without end."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.rooms import lobby
+from app.rooms.model import RoomOptions, Seat
+from app.rooms.service import RoomService
+from app.ws.connection import CLOSE_TRY_AGAIN, Connection
+from app.ws.snapshot import Snapshot
+from tests.app.conftest import base_settings
+
+
+class StuckSocket:
+    """A client that stopped reading: the first send never completes."""
+
+    def __init__(self) -> None:
+        self.sending = asyncio.Event()
+        self.closed_with: int | None = None
+        self._never = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        self.sending.set()
+        await self._never.wait()
+
+    async def receive(self) -> dict[str, Any]:
+        await self._never.wait()
+        raise AssertionError("unreachable")
+
+    async def close(self, code: int) -> None:
+        self.closed_with = code
+
+
+async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
+    room = lobby.new_room(
+        code="ABCDEFGH",
+        options=RoomOptions(room_name="Slow", seats=2),
+        host=Seat(name="Ann", token_hash="0" * 64),
+        now=0.0,
+    ).model_copy(update={"version": 1})
+    socket = StuckSocket()
+    connection = Connection(
+        socket,  # type: ignore[arg-type]
+        code=room.code,
+        token_hash=None,
+        service=RoomService.__new__(RoomService),
+        settings=base_settings(ws_queue_size=3),
+    )
+    serving = asyncio.create_task(connection.serve(Snapshot(room)))
+    await asyncio.wait_for(socket.sending.wait(), 5)
+    for version in range(2, 10):
+        connection.deliver(Snapshot(room.model_copy(update={"version": version})))
+    await asyncio.wait_for(serving, 5)
+    assert connection.dropped
+    assert socket.closed_with == CLOSE_TRY_AGAIN
