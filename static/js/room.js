@@ -248,7 +248,7 @@ export function roomPage(main, code, { navigate }) {
             entry
               ? [
                   h("strong", {}, entry.name),
-                  entry.kind === "ai" ? h("span", { class: "badge" }, `AI · ${entry.level}`) : h("span", { class: `badge ${entry.connected ? "online" : ""}` }, entry.connected ? "here" : "away"),
+                  entry.kind === "ai" ? h("span", { class: "badge" }, `AI · ${entry.level}`) : h("span", { class: `badge ${entry.connected ? "online" : ""}` }, entry.connected ? "here" : "not connected"),
                   index === room.host ? h("span", { class: "badge" }, "host") : null,
                   seat && index === seat.seat ? h("span", { class: "badge you" }, "you") : null,
                   host() && index !== room.host

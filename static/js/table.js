@@ -84,7 +84,15 @@ function setView(set, index, stackLength, options) {
 }
 
 /** One player's panel: name, hand size, stash and the stack (top set first). */
-export function playerPanel(view, player, { toAct, onPickSet, hand } = {}) {
+function seatBadge(info) {
+  if (!info) return null;
+  if (info.kind === "ai") return h("span", { class: "badge" }, `AI · ${info.level}`);
+  if (info.away) return h("span", { class: "badge" }, "away: AI playing");
+  if (!info.connected) return h("span", { class: "badge" }, "disconnected");
+  return null;
+}
+
+export function playerPanel(view, player, { toAct, onPickSet, hand, info } = {}) {
   const isYou = player.seat === view.seat;
   const stack = player.stack;
   const sets = stack.map((set, index) =>
@@ -105,6 +113,7 @@ export function playerPanel(view, player, { toAct, onPickSet, hand } = {}) {
       view.active === player.seat ? h("span", { class: "badge turn" }, "turn") : null,
       toAct && view.active !== player.seat ? h("span", { class: "badge turn" }, "to answer") : null,
       view.dealer === player.seat ? h("span", { class: "badge" }, "dealer") : null,
+      seatBadge(info),
     ),
     h(
       "p",
@@ -315,7 +324,7 @@ export function tableView(message, ui, handlers) {
       h("span", { class: "rules-note" }, `${view.rules.replace("_", " + ")} rules${roundInfo}`),
     ),
     ui.notice ? h("p", { class: `notice ${ui.notice.kind}`, role: "alert", dataset: { testid: "notice" } }, ui.notice.text) : null,
-    h("div", { class: "rivals" }, rivals.map((p) => playerPanel(view, p, { toAct: view.to_act.includes(p.seat), onPickSet: myTurn ? handlers.pickSet : null }))),
+    h("div", { class: "rivals" }, rivals.map((p) => playerPanel(view, p, { toAct: view.to_act.includes(p.seat), onPickSet: myTurn ? handlers.pickSet : null, info: ui.room?.seats?.[p.seat] }))),
     centerPanel(view),
     view.challenge ? duelPanel(message, ui, handlers) : null,
     view.pending ? pendingPanel(message, handlers) : null,
