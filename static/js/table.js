@@ -302,7 +302,8 @@ function turnStatus(view, names) {
     const second = view.actions_done > 0 ? " (second action, or end your turn)" : "";
     return `Your turn${second}.`;
   }
-  return waiting.length ? `Waiting for ${waiting.join(" and ")}.` : "";
+  const watching = view.seat === null ? "Watching. " : "";
+  return waiting.length ? `${watching}Waiting for ${waiting.join(" and ")}.` : watching;
 }
 
 export function tableView(message, ui, handlers) {
