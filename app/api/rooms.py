@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, status
 
-from app.api.deps import CountedAttempt, HostToken, RoomCode, ServiceDep
+from app.api.deps import (
+    CountedAttempt,
+    HostToken,
+    RoomCode,
+    RuntimeDep,
+    ServiceDep,
+    count_attempt,
+)
 from app.api.schemas import (
     BotAdded,
     BotRequest,
@@ -67,9 +74,13 @@ async def list_rooms(service: ServiceDep) -> list[RoomListItem]:
 
 
 @router.get("/{code}")
-async def get_room(code: RoomCode, service: ServiceDep) -> RoomPublic:
+async def get_room(
+    code: RoomCode, service: ServiceDep, request: Request, runtime: RuntimeDep
+) -> RoomPublic:
     room = await service.load(code)
     if room is None:
+        # Misses count as join attempts, so codes cannot be guessed by looking them up.
+        await count_attempt(request, runtime)
         raise room_not_found()
     return room_public(room)
 

@@ -6,12 +6,9 @@ is retried with backoff, so ``record`` must be idempotent on ``game_id``.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +54,3 @@ class GameRecorder(Protocol):
     async def record(self, game: FinishedGame) -> None:
         """Store ``game``; raise to have it retried later. Recording twice must be harmless."""
         ...
-
-
-class LogRecorder:
-    """A recorder that only logs: for a server run without a database."""
-
-    async def record(self, game: FinishedGame) -> None:
-        logger.info("game %s in room %s finished", game.game_id, game.room_code)

@@ -120,9 +120,11 @@ class Connection:
             if self.dropped:
                 close_code = CLOSE_TRY_AGAIN
             elif self._writer.done():
-                close_code = (
-                    CLOSE_REMOVED if isinstance(self._writer.exception(), _Removed) else None
-                )
+                if isinstance(self._writer.exception(), _Removed):
+                    close_code = CLOSE_REMOVED
+                    goodbye = error_message("removed", "The host removed you from this room.")
+                    with contextlib.suppress(RuntimeError, OSError):
+                        await self._websocket.send_text(json.dumps(goodbye))
             elif not reader.cancelled() and reader.exception() is None:
                 close_code = reader.result()
                 if close_code is not None:

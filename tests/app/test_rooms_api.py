@@ -154,3 +154,8 @@ def test_bad_bodies_are_refused(client: TestClient) -> None:
     assert client.post("/api/rooms", json={"name": "A", "turn_seconds": 1}).status_code == 422
     draft_for_four = client.post("/api/rooms", json={"name": "A", "seats": 4, "draft": True})
     assert draft_for_four.status_code == 422
+
+
+def test_looking_up_unknown_codes_counts_against_the_same_limit(client: TestClient) -> None:
+    statuses = [client.get(f"/api/rooms/ZZZZZZZ{n}").status_code for n in range(7)]
+    assert statuses == [404] * 5 + [429] * 2
