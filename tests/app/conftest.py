@@ -55,7 +55,7 @@ def base_settings(**overrides: Any) -> Settings:
     return Settings(**values)
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def make_settings(request: pytest.FixtureRequest) -> MakeSettings:
     """Builds settings for the memory store, then (second run) for a real Redis."""
     if request.param == "memory":

@@ -31,6 +31,8 @@ from tests.app.live import (
     play_out,
 )
 
+pytestmark = pytest.mark.redis
+
 
 async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix: str) -> None:
     settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)

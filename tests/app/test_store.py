@@ -14,7 +14,7 @@ from app.store.redis import RedisRoomStore
 from tests.app.conftest import REDIS_URL
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
     room_store: RoomStore
     if request.param == "memory":
@@ -113,6 +113,7 @@ async def test_hits_are_counted_per_key_within_the_window(store: RoomStore) -> N
     assert await store.hit("join:5.6.7.8", limit=2, window_seconds=60)
 
 
+@pytest.mark.redis
 async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
     redis_prefix: str,
 ) -> None:
