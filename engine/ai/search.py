@@ -1,10 +1,11 @@
 """Hard: single-observer information-set Monte Carlo tree search (Cowling, Powley, Whitehouse).
 
-Every iteration deals a fresh determinization of the view (``engine.Sampler``), walks one shared
-tree whose edges are actions named by card *kinds* (two Piggy Banks are the same move, and a
-rival's move means the same in every deal), and plays out with the Medium rules of thumb for a
-few actions before scoring the position (``evaluate``). Selection is UCB1 with availability
-counts, as an action exists only in the deals that allow it.
+Every iteration deals a fresh determinization of the view (``engine.Sampler``) and walks one
+shared tree whose edges are actions named by card *kinds* (two Piggy Banks are the same move,
+and a rival's move means the same in every deal). The searching seat picks among its best few
+moves by UCB1 with availability counts, as a move exists only in the deals that allow it;
+rivals' moves are drawn from the Medium rules of thumb. A playout continues with those rules
+for a few actions before the position is scored (``evaluate``).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ class HardPlayer:
         """Iterations the last decision ran (for benchmarks)."""
 
     def decide(self, view: Mapping[str, Any], rng: random.Random) -> Action:
-        seat_to_act(view)
+        seat = seat_to_act(view)
         search_rng = random.Random(rng.getrandbits(64))
         sampler = engine.Sampler(view)
         first = sampler.sample(search_rng)
@@ -112,7 +113,7 @@ class HardPlayer:
                 break
             lacking = {seat: kinds for seat, kinds, odds in beliefs if search_rng.random() < odds}
             state = sampler.sample(search_rng, lacking=lacking)
-            self._iterate(root, state, search_rng)
+            self._iterate(root, state, seat, search_rng)
             self.last_iterations = iteration + 1
         best = max(
             choices,
@@ -123,11 +124,26 @@ class HardPlayer:
         )
         return choices[best]
 
-    def _iterate(self, root: Node, state: State, rng: random.Random) -> None:
+    def _iterate(self, root: Node, state: State, seat: int, rng: random.Random) -> None:
         path: list[Node] = []
         node = root
         while not engine.is_over(state):
-            by_key = self._candidates(state, engine.legal_actions(state))
+            legal = engine.legal_actions(state)
+            if legal[0]["seat"] != seat:
+                # Rivals play by the rules of thumb: with UCB they would learn to answer this
+                # seat's real hand, which every deal shares, and the search would grow paranoid.
+                action = choose(state, legal, rng, ROLLOUT)
+                key = action_key(action)
+                child = node.children.get(key)
+                state = engine.apply_action(state, action)
+                if child is None:
+                    node.children[key] = child = Node(action["seat"])
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            by_key = self._candidates(state, legal)
             untried = [key for key in by_key if key not in node.children]
             for key in by_key:
                 child = node.children.get(key)
