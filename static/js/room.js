@@ -56,14 +56,10 @@ export function roomPage(main, code, { navigate }) {
       draw();
     },
     onState(message) {
-      const previous = ui.message;
       ui.message = message;
       const hand = new Set(message.view.hand.map((c) => c.id));
       ui.selected = new Set([...ui.selected].filter((id) => hand.has(id)));
-      if (previous && previous.version !== message.version && message.ref === undefined) {
-        // Someone else moved: a filter chosen for the old position may no longer apply.
-        if (!message.legal.length) ui.filter = null;
-      }
+      if (ui.filter && !message.legal.some((a) => a.type === ui.filter.type)) ui.filter = null;
       if (message.ref !== null && message.ref !== undefined) {
         ui.selected.clear();
         ui.filter = null;

@@ -22,7 +22,7 @@ from tests.conftest import need_service
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if "tests/browser/" in item.nodeid:
+        if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
 
 
