@@ -7,11 +7,12 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from app.rooms.ai import AiRunner
@@ -75,8 +76,15 @@ async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix:
         assert room.game.id == (await second.recorder.game(room.game.id)).game_id
 
 
+@dataclass
+class Servers:
+    endpoints: list[Endpoint]
+    logs: list[list[str]]
+    """What each process has written to its stderr so far."""
+
+
 @pytest.fixture
-def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[Endpoint]]:
+def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[Servers]:
     """Two ``cash-stash serve`` processes on one Redis."""
     env = {
         **os.environ,
@@ -87,41 +95,42 @@ def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[Endpoint]]:
     }
     command = Path(sys.executable).parent / "cash-stash"
     ports = [free_port(), free_port()]
-    logs = [(tmp_path / f"server{n}.log").open("w") for n in range(2)]
     servers = [
-        subprocess.Popen([command, "serve", "--port", str(port)], env=env, stdout=log, stderr=log)
-        for port, log in zip(ports, logs, strict=True)
+        subprocess.Popen(
+            [command, "serve", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for port in ports
     ]
-    endpoints = [Endpoint(port) for port in ports]
+    logs: list[list[str]] = [[], []]
     try:
-        for endpoint, server in zip(endpoints, servers, strict=True):
-            _wait_until_serving(endpoint.base_url, server)
-        yield endpoints
+        for server, log in zip(servers, logs, strict=True):
+            _wait_until_serving(server, log)
+        yield Servers([Endpoint(port) for port in ports], logs)
     finally:
         for server in servers:
             server.terminate()
         for server in servers:
             server.wait(WAIT)
-        for log in logs:
-            log.close()
 
 
-def _wait_until_serving(url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "the server exited"
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise AssertionError(f"{url} did not start")
+def _wait_until_serving(server: subprocess.Popen[str], log: list[str]) -> None:
+    """Read the server's log until it says it is ready; then keep collecting it."""
+    assert server.stderr is not None
+    stderr = server.stderr
+    for line in stderr:
+        log.append(line)
+        if "Application startup complete" in line:
+            threading.Thread(target=lambda: log.extend(stderr), daemon=True).start()
+            return
+    raise AssertionError("the server exited:\n" + "".join(log))
 
 
-async def test_two_processes_on_one_redis_play_one_room_together(
-    two_servers: list[Endpoint],
-) -> None:
-    one, other = two_servers
+async def test_two_processes_on_one_redis_play_one_room_together(two_servers: Servers) -> None:
+    one, other = two_servers.endpoints
     async with one.http() as http_one, other.http() as http_other:
         code, host = await create_room(http_one, seats=3)
         joined = await http_other.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
@@ -145,3 +154,6 @@ async def test_two_processes_on_one_redis_play_one_room_together(
         assert summaries[0]["status"] == "finished"
         for client in (ann, bob, watcher):
             await client.close()
+    logged = "".join(line for log in two_servers.logs for line in log)
+    assert "token=***" in logged
+    assert host not in logged and bob_token not in logged, "a seat token was logged"
