@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -189,19 +190,26 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     assert hand_ids(bea) == hand_before
 
 
-def test_a_dropped_connection_reconnects_by_itself_and_catches_up(
+def test_a_dropped_connection_reconnects_by_itself_and_never_shows_an_older_state(
     open_page: OpenPage, server: Server
 ) -> None:
     ann = open_page()
     bea = open_page()
     connections: list[WebSocketRoute] = []
+    states: list[str] = []  # every state message the server sent Bea, in order
     refusing = False
 
     def route(ws: WebSocketRoute) -> None:
         if refusing:
             ws.close()
             return
-        ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message)["type"] == "state":
+                states.append(message)
+            ws.send(message)
+
+        ws.connect_to_server().on_message(to_page)
         connections.append(ws)
 
     bea.route_web_socket(re.compile(r"/ws/"), route)
@@ -221,3 +229,13 @@ def test_a_dropped_connection_reconnects_by_itself_and_catches_up(
     expect(bea.get_by_test_id("reconnecting")).to_have_count(0)
     expect(bea.get_by_test_id("turn-status")).to_have_text("Your turn.")
     expect(bea.locator(".log")).to_contain_text("Ann discards a Jewelry.")
+
+    # A late copy of the first state (Ann's turn) must not bring the old position back. The
+    # chat line sent after it shows that the page has handled it.
+    hand = hand_ids(bea)
+    connections[-1].send(states[0])
+    marker = {"type": "chat", "seat": 0, "name": "Ann", "text": "after the old state", "at": 0}
+    connections[-1].send(json.dumps(marker))
+    expect(bea.locator(".chat")).to_contain_text("after the old state")
+    expect(bea.get_by_test_id("turn-status")).to_have_text("Your turn.")
+    assert hand_ids(bea) == hand
