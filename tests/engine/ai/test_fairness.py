@@ -35,7 +35,7 @@ def test_a_decision_is_unchanged_when_the_hidden_cards_are_redealt(
     config: dict[str, Any], positions: Positions, redeal: Redeal
 ) -> None:
     rng = random.Random(5)
-    for index, state in enumerate(positions(config, 8, 31)):
+    for index, state in enumerate(positions(config, 6, 31)):
         seat = state.to_act()[0]
         other = redeal(state, seat, rng)
         for level, options in LEVELS.items():
@@ -101,12 +101,12 @@ def test_marker_cards_land_in_a_rival_hand_no_more_often_than_chance() -> None:
     view = engine.view_for(marked, 0)
     sampler = engine.Sampler(view)
     rng = random.Random(3)
-    draws = 2_000
+    draws = 800
     hits = sum(card in sampler.sample(rng).hands[1] for _ in range(draws) for card in markers) / (
         draws * len(markers)
     )
     chance = len(marked.hands[1]) / len(sampler.unseen)
-    assert abs(hits - chance) < 0.03
+    assert abs(hits - chance) < 0.035
 
 
 ALLOWED = {"engine", "engine.cards"}
