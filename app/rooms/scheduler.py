@@ -26,6 +26,8 @@ class Scheduler:
         self._service = service
         self._poked = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._resting: dict[str, float] = {}
+        """Rooms another process has claimed, and until when to leave them to it."""
         self._stopping = False
 
     def poke(self) -> None:
@@ -38,8 +40,9 @@ class Scheduler:
             timeout = _IDLE_SECONDS
             try:
                 now = time.time()
+                self._resting = {c: until for c, until in self._resting.items() if until > now}
                 for code in await self._service.store.due(now):
-                    if code not in self._running:
+                    if code not in self._running and code not in self._resting:
                         self._start(code)
                 next_wake = await self._service.store.next_wake()
                 if next_wake is not None:
@@ -58,13 +61,15 @@ class Scheduler:
         self._running[code] = task
 
     async def _wake(self, code: str) -> None:
+        claimed = True
         try:
-            await self._service.wake(code)
+            claimed = await self._service.wake(code)
         except Exception:
             logger.exception("room %s: waking failed", code)
         finally:
             del self._running[code]
-            self.poke()
+        if not claimed:
+            self._resting[code] = time.time() + _BUSY_SECONDS
 
     async def stop(self) -> None:
         """End the loop and the wakes in progress (their rooms stay due for another process)."""

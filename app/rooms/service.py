@@ -225,19 +225,24 @@ class RoomService:
             return Acted(latest, seat, repeated=True)
         raise RoomError("stale_version", "The game moved on; here is the current state.")
 
-    async def wake(self, code: str) -> None:
+    async def wake(self, code: str) -> bool:
         """Do what is due in a room: record finished games, start the AI for absent players,
-        make AI and clock moves. Exactly one process does each, by claiming the room's version."""
+        make AI and clock moves. Exactly one process does each, by claiming the room's version;
+        False when another process holds that claim."""
         room = await self.load(code)
         if room is None:
             await self.store.forget(code)
-            return
+            return True
         now = time.time()
         wake_at = room.wake_at(self.settings.disconnect_grace_seconds)
         if wake_at is None or wake_at > now:
-            return
+            return True
         if not await self.store.claim(f"{code}:{room.version}", CLAIM_SECONDS):
-            return
+            return False
+        await self._do_due(room, now)
+        return True
+
+    async def _do_due(self, room: Room, now: float) -> None:
         if room.unrecorded and (room.next_record_at or 0.0) <= now:
             await self._record(room)
             return
@@ -256,13 +261,13 @@ class RoomService:
         if gone:
             await self._commit(_mark_away(room, gone), previous_version=room.version)
             return
-        if game.ai_due is not None and game.ai_due <= now:
-            seat = next(i for i in game.to_act if _seat(room, i).played_by_ai)
-            level = _seat(room, seat).level or self.settings.timeout_level
-            await self._ai_move(room, seat, level=level, mover="ai")
-        elif game.deadline is not None and game.deadline <= now:
-            seat = next(i for i in game.to_act if not _seat(room, i).played_by_ai)
-            await self._ai_move(room, seat, level=self.settings.timeout_level, mover="clock")
+        ai_seat = next((i for i in game.to_act if _seat(room, i).played_by_ai), None)
+        late_seat = next((i for i in game.to_act if not _seat(room, i).played_by_ai), None)
+        if game.ai_due is not None and game.ai_due <= now and ai_seat is not None:
+            level = _seat(room, ai_seat).level or self.settings.timeout_level
+            await self._ai_move(room, ai_seat, level=level, mover="ai")
+        elif game.deadline is not None and game.deadline <= now and late_seat is not None:
+            await self._ai_move(room, late_seat, level=self.settings.timeout_level, mover="clock")
 
     async def _ai_move(self, room: Room, seat: int, *, level: str, mover: play.Mover) -> None:
         assert room.game is not None
