@@ -6,7 +6,15 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Request,
+    expect,
+    sync_playwright,
+)
 
 from tests.browser.harness import (
     CHROMIUM,
@@ -46,7 +54,8 @@ def browser() -> Iterator[Browser]:
 def open_page(browser: Browser, server: Server) -> Iterator[OpenPage]:
     """New pages, each in a browser context of its own (its own storage: its own person).
 
-    No page may request anything outside the app or raise a script error.
+    No page may request anything outside the app, raise a script error or break the
+    Content-Security-Policy.
     """
     contexts: list[BrowserContext] = []
     outside: list[str] = []
@@ -57,6 +66,11 @@ def open_page(browser: Browser, server: Server) -> Iterator[OpenPage]:
         if urlsplit(request.url).netloc != app_origin and not request.url.startswith("data:"):
             outside.append(request.url)
 
+    def note_refusal(message: ConsoleMessage) -> None:
+        # The Content-Security-Policy reports whatever it blocks as a console error.
+        if message.type == "error" and "Refused to" in message.text:
+            errors.append(message.text)
+
     def open_one(width: int = 1280, height: int = 900) -> Page:
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(WAIT_MS)
@@ -64,6 +78,7 @@ def open_page(browser: Browser, server: Server) -> Iterator[OpenPage]:
         page = context.new_page()
         page.on("request", note_request)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", note_refusal)
         return page
 
     yield open_one
