@@ -97,6 +97,11 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     # Every hand is face up in the replay: four players, each with an open hand row.
     expect(page.locator(".replay .player .open-hand")).to_have_count(4)
 
+    page.go_back()
+    page.get_by_role("button", name="Rematch").click()
+    expect(page.get_by_role("heading", name="Game over")).to_have_count(0)
+    expect(page.locator(".hand button.card").first).to_be_visible()
+
 
 def test_three_players_with_draft_piles_play_to_the_end(
     open_page: OpenPage, server: Server
