@@ -56,7 +56,10 @@ class RedisRoomStore:
     """One hash per room (``v`` and ``data``), a wake sorted set, a listed set, one channel."""
 
     def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
-        self._redis = aioredis.from_url(url, decode_responses=True)
+        # Named after the prefix, so an operator can tell each deployment's connections apart.
+        self._redis = aioredis.from_url(
+            url, decode_responses=True, client_name=prefix.strip(":") or "cash_stash"
+        )
         self._prefix = prefix
         self.channel = f"{prefix}events"
         self._wake_key = f"{prefix}wake"

@@ -11,7 +11,8 @@ import redis
 from app.store.base import Commit, RoomStore, StoreEvent
 from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
-from tests.app.conftest import REDIS_URL
+from tests.app.conftest import REDIS_URL, base_settings
+from tests.app.live import connect_client, create_room, live_server
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
@@ -124,3 +125,26 @@ async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
         assert 0 < await client.ttl(f"{redis_prefix}room:AAAAAAAA") <= 60
         assert await client.ttl(f"{redis_prefix}room:BBBBBBBB") == -1
     await store.close()
+
+
+@pytest.mark.redis
+async def test_connections_resync_after_the_subscription_is_lost(redis_prefix: str) -> None:
+    settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
+    async with live_server(settings) as live, live.http() as http:
+        code, _ = await create_room(http, seats=2)
+        watcher = await connect_client(live, code)
+        first = await watcher.wait_for("room")
+        async with redis.asyncio.from_url(REDIS_URL) as admin:
+            ours = await admin.client_list(_type="pubsub")
+            name = redis_prefix.strip(":")
+            ids = [client["id"] for client in ours if client["name"] == name]
+            assert ids, "the server has no subscription"
+            for client_id in ids:
+                await admin.client_kill_filter(_id=client_id)
+        # Committed while the subscription is down: only a resync can bring it.
+        await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
+        changed = await watcher.wait_for(
+            "room", lambda m: m["room"]["version"] > first["room"]["version"]
+        )
+        assert changed["room"]["seats"][1]["name"] == "Bob"
+        await watcher.close()
