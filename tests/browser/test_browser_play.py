@@ -15,13 +15,16 @@ MOST_TURNS = 400
 """More actions than any game needs: a loop that reaches it means the game never ended."""
 
 
-def create_room(page: Page, server: Server, *, name: str, seats: int, room_name: str = "") -> str:
-    """Create a room from the lobby; returns its invite link."""
+def create_room(
+    page: Page, server: Server, *, name: str, seats: int, room_name: str = "", clock: str = ""
+) -> str:
+    """Create a room from the lobby (``clock``: seconds per turn); returns its invite link."""
     page.goto(server.url)
     page.get_by_label("Your name").fill(name)
     if room_name:
         page.get_by_label("Room name").fill(room_name)
     page.get_by_label("Seats").fill(str(seats))
+    page.get_by_label("Clock").select_option(clock)
     page.get_by_role("button", name="Create room").click()
     expect(page).to_have_url(re.compile(r"/room/[0-9A-Z]+$"))
     invite = page.get_by_label("Invite link")
@@ -124,7 +127,7 @@ def test_three_players_with_draft_piles_play_to_the_end(
 
 def start_duel(ann: Page, bea: Page, server: Server) -> None:
     """Ann creates the duel room, Bea joins by its invite link, Ann starts: Ann's turn."""
-    invite = create_room(ann, server, name="Ann", seats=2, room_name=DUEL_ROOM)
+    invite = create_room(ann, server, name="Ann", seats=2, room_name=DUEL_ROOM, clock="60")
     bea.goto(invite)
     expect(bea.get_by_role("heading", name=f"Join {DUEL_ROOM}")).to_be_visible()
     bea.get_by_label("Your name").fill("Bea")
@@ -142,6 +145,10 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     ann = open_page()
     bea = open_page(width=360, height=780)
     start_duel(ann, bea, server)
+    expect(ann.locator(".clock")).to_have_text(re.compile(r"^[01]:\d\d left$"))
+    bea.get_by_label("Chat message").fill("Good luck!")
+    bea.get_by_label("Chat message").press("Enter")
+    expect(ann.locator(".chat")).to_contain_text("Bea: Good luck!")
 
     # The bottom set is protected: asking for it gets the server's reason, in words.
     ann.get_by_role("button", name=re.compile(r"^Coin Collection set.*challenge it")).click()
