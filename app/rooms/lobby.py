@@ -43,7 +43,7 @@ def new_room(*, code: str, options: RoomOptions, host: Seat, now: float) -> Room
 def _waiting(room: Room) -> Room:
     if room.status != "waiting":
         raise RoomError("already_started", "The game in this room has already started.")
-    return room.model_copy(deep=True)
+    return room.clone()
 
 
 def _free_seat(room: Room) -> int:
@@ -108,7 +108,7 @@ def set_connected(room: Room, index: int, *, connected: bool, now: float) -> Roo
         return None
     if not connected and seat.disconnected_at is not None:
         return None
-    room = room.model_copy(deep=True)
+    room = room.clone()
     changed = room.seats[index]
     assert changed is not None
     if connected:

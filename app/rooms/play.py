@@ -22,7 +22,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
     """Deal a new game to the occupied seats (open seats are dropped, the others close up)."""
     if room.status == "playing":
         raise RoomError("already_started", "The game in this room has already started.")
-    room = room.model_copy(deep=True)
+    room = room.clone()
     seats = [seat for seat in room.seats if seat is not None]
     if len(seats) < 2:
         raise RoomError("not_enough_players", "A game needs at least two players.")
@@ -79,7 +79,7 @@ def apply(
         raise RoomError("not_playing", "No game is being played in this room.")
     move = {**action, "seat": seat}
     state = engine.apply_action(engine.loads(game.state), move)
-    room = room.model_copy(deep=True)
+    room = room.clone()
     game = room.game
     player = room.seats[seat]
     assert game is not None and player is not None

@@ -302,7 +302,7 @@ class RoomService:
             recorded.add(game.game_id)
 
         def settle(latest: Room) -> Room:
-            latest = latest.model_copy(deep=True)
+            latest = latest.clone()
             latest.unrecorded = [g for g in latest.unrecorded if g.game_id not in recorded]
             if failed:
                 delay = RECORD_BACKOFF_SECONDS[
@@ -337,7 +337,7 @@ def _seat(room: Room, index: int) -> Seat:
 
 
 def _mark_away(room: Room, seats: list[int]) -> Room:
-    room = room.model_copy(deep=True)
+    room = room.clone()
     for index in seats:
         _seat(room, index).away = True
     return room

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -37,17 +37,20 @@ CLIENT_TYPES = frozenset({"act", "chat", "ping"})
 client_message: TypeAdapter[Act | Chat | Ping] = TypeAdapter(ClientMessage)
 
 
-class StateMessage(BaseModel):
-    """The seat's view after a change (or on connect), with what it may and may not do now."""
+class StateMessage(TypedDict):
+    """The seat's view after a change (or on connect), with what it may and may not do now.
 
-    type: Literal["state"] = "state"
+    A plain dict: the view is JSON-ready already, and this message goes out on every change.
+    """
+
+    type: Literal["state"]
     version: int
     view: dict[str, Any]
     legal: list[dict[str, Any]]
     blocked: list[dict[str, Any]]
     deadline: float | None
     """Unix time when the clock plays for the seats in ``to_act``; null without a clock."""
-    ref: str | int | None = None
+    ref: str | int | None
     """The ``ref`` of this seat's ``act`` that produced this state, if one did."""
 
 

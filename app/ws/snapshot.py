@@ -52,13 +52,14 @@ class Snapshot:
                 ),
                 None,
             )
-            message = StateMessage(
-                version=self.room.version,
-                view=engine.view_for(state, seat),
-                legal=legal,
-                blocked=blocked,
-                deadline=game.deadline,
-                ref=ref,
-            )
-            self._states[seat] = message.model_dump(mode="json")
+            message: StateMessage = {
+                "type": "state",
+                "version": self.room.version,
+                "view": engine.view_for(state, seat),
+                "legal": legal,
+                "blocked": blocked,
+                "deadline": game.deadline,
+                "ref": ref,
+            }
+            self._states[seat] = dict(message)
         return self._states[seat]
