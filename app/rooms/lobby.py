@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 import engine
 from app.rooms.errors import RoomError
 from app.rooms.model import AiLevel, Room, RoomOptions, Seat
@@ -83,7 +85,12 @@ def remove_seat(room: Room, index: int, *, ai: bool) -> Room:
 def change_options(room: Room, changes: dict[str, Any]) -> Room:
     """New options before the start; fewer seats only if the seats given up are empty."""
     room = _waiting(room)
-    options = RoomOptions.model_validate({**room.options.model_dump(), **changes})
+    try:
+        options = RoomOptions.model_validate({**room.options.model_dump(), **changes})
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise RoomError("bad_options", f"{where}: {problem['msg']}", status=422) from error
     if options.seats < len(room.seats):
         dropped = room.seats[options.seats :]
         if any(seat is not None for seat in dropped):

@@ -116,6 +116,10 @@ def test_settings_change_before_the_start_and_the_engine_judges_them(client: Tes
     client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=bearer(host))
     shrink = client.patch(f"/api/rooms/{code}", json={"seats": 2}, headers=bearer(host))
     assert shrink.json()["code"] == "seats_taken"
+    nothing = client.patch(f"/api/rooms/{code}", json={"seats": None}, headers=bearer(host))
+    assert nothing.status_code == 422 and nothing.json()["code"] == "bad_options"
+    no_clock = client.patch(f"/api/rooms/{code}", json={"turn_seconds": None}, headers=bearer(host))
+    assert no_clock.status_code == 200 and no_clock.json()["options"]["turn_seconds"] is None
 
 
 def test_starting_closes_up_open_seats_and_locks_the_lobby(client: TestClient) -> None:
