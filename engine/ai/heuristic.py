@@ -20,8 +20,7 @@ Action = dict[str, Any]
 AVERAGE_CARD = 12_000
 """Roughly what a card adds to the set it ends in."""
 WILD_RESERVE = 100_000
-"""What keeping a wild in hand is worth: it answers any challenge and is worth most held back
-(measured: a reserve this high beats 9,000 in about 70% of two-player games)."""
+"""What keeping a wild in hand is worth: it answers any challenge. Measured, see docs/ai.md."""
 ACTION_CARD_KEEP = 5_000
 DISCARD_FEED = 0.3
 """Share of a discarded card's value the next player may pick up from the discard pile."""
@@ -37,10 +36,6 @@ class Style:
     """Standard deviation, in dollars, of the random term added to each score."""
     blunder: float = 0.0
     """Probability of playing a uniformly random legal action instead."""
-    aggression: float = 0.0
-    """Dollars added to the score of opening a challenge or a draft claim."""
-    defence: float = 0.0
-    """Dollars added to the score of answering in a challenge."""
     wild_reserve: float = WILD_RESERVE
     """What keeping a wild in hand is worth."""
     wild_fight: float = 1.0
@@ -184,7 +179,7 @@ def _challenge(self: Scorer, action: Action) -> float:
     jar = 0.1 if any(IS_PENNY_JAR[card] for card in cards) else 0.0
     gain = (win + jar) * cards_value(prize) * self.steal - (1 - win - jar) * spent * self.steal
     cost = self.wild_cost(cards) * self.style.wild_fight + 0.05 * cards_value(cards) + 2_000
-    return gain - cost + self.style.aggression
+    return gain - cost
 
 
 def _answer(self: Scorer, action: Action) -> float:
@@ -210,7 +205,6 @@ def _answer(self: Scorer, action: Action) -> float:
         - (1 - win - jar) * spend * self.steal
         - self.wild_cost(cards) * self.style.wild_fight * 0.6
         - 0.02 * cards_value(cards)
-        + self.style.defence
     )
 
 

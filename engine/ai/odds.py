@@ -1,4 +1,4 @@
-"""Card counting from one seat's seat: what is still unseen, and how likely a rival holds it.
+"""Card counting for one seat: what is still unseen, and how likely a rival holds it.
 
 These read a state the AI built itself (a determinization of its own view), and only what the
 seat could see there: its own hand, public zones, and the *number* of hidden cards that match.
