@@ -89,6 +89,8 @@ class Connection:
         self.dropped = False
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
         self._writer: asyncio.Task[None] | None = None
+        self._reply_room = max(1, settings.ws_queue_size // 2)
+        self._drained = asyncio.Event()
 
     @property
     def seat(self) -> int | None:
@@ -107,6 +109,14 @@ class Connection:
             self.dropped = True
             if self._writer is not None:
                 self._writer.cancel()
+
+    async def _reply(self, message: dict[str, Any]) -> None:
+        """Queue an answer to this client, waiting while half the queue is full: a client
+        that sends faster than it reads slows itself down, and room updates keep their room."""
+        while self._queue.qsize() >= self._reply_room:
+            self._drained.clear()
+            await self._drained.wait()
+        self.deliver(message)
 
     async def serve(self, first: Snapshot) -> None:
         """Run until the client leaves, is closed for a reason, or falls too far behind."""
@@ -147,6 +157,7 @@ class Connection:
     async def _write(self) -> None:
         while True:
             item = await self._queue.get()
+            self._drained.set()
             if item is None:
                 return
             for message in self._render(item):
@@ -179,21 +190,21 @@ class Connection:
                 return None
             text = received.get("text")
             if text is None:
-                self.deliver(
+                await self._reply(
                     error_message("bad_message", "Send each message as one JSON text frame.")
                 )
                 continue
             if len(text.encode()) > self._settings.ws_max_message_bytes:
-                self.deliver(error_message("message_too_large", "That message is too large."))
+                await self._reply(error_message("message_too_large", "That message is too large."))
                 return CLOSE_TOO_BIG
             if not self._bucket.take():
                 self._refused += 1
                 if self._refused > self._settings.ws_burst:
-                    self.deliver(
+                    await self._reply(
                         error_message("flood", "Too many messages; closing the connection.")
                     )
                     return CLOSE_POLICY
-                self.deliver(
+                await self._reply(
                     error_message(
                         "rate_limited", "Slow down: that message was dropped.", _ref_of(text)
                     )
@@ -206,13 +217,15 @@ class Connection:
         try:
             data = json.loads(text)
         except ValueError:
-            self.deliver(error_message("bad_json", "That message is not valid JSON."))
+            await self._reply(error_message("bad_json", "That message is not valid JSON."))
             return
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            self.deliver(error_message("bad_message", 'A message is a JSON object with a "type".'))
+            await self._reply(
+                error_message("bad_message", 'A message is a JSON object with a "type".')
+            )
             return
         if data["type"] not in CLIENT_TYPES:
-            self.deliver(
+            await self._reply(
                 error_message("unknown_type", f"Unknown message type; use {sorted(CLIENT_TYPES)}.")
             )
             return
@@ -222,17 +235,17 @@ class Connection:
         except ValidationError as error:
             problem = error.errors()[0]
             where = ".".join(str(part) for part in problem["loc"][1:])
-            self.deliver(error_message("bad_message", f"{where}: {problem['msg']}", ref))
+            await self._reply(error_message("bad_message", f"{where}: {problem['msg']}", ref))
             return
         try:
             if isinstance(message, Ping):
-                self.deliver(_dump(Pong()))
+                await self._reply(_dump(Pong()))
             elif isinstance(message, Chat):
                 await self._chat(message)
             else:
                 await self._act(message)
         except RoomError as error:
-            self.deliver(error_message(error.code, error.message, ref))
+            await self._reply(error_message(error.code, error.message, ref))
 
     async def _act(self, message: Act) -> None:
         if self._token_hash is None:
@@ -246,17 +259,17 @@ class Connection:
                 action=message.action,
             )
         except RoomError as error:
-            self.deliver(error_message(error.code, error.message, message.ref))
+            await self._reply(error_message(error.code, error.message, message.ref))
             if error.code == "stale_version":
                 room = await self._service.load(self._code)
                 state = None if room is None else Snapshot(room).state_message(self._seat)
                 if state is not None:
-                    self.deliver(state)
+                    await self._reply(state)
             return
         if acted.repeated:
             state = Snapshot(acted.room).state_message(acted.seat)
             if state is not None:
-                self.deliver({**state, "ref": message.ref})
+                await self._reply({**state, "ref": message.ref})
 
     async def _chat(self, message: Chat) -> None:
         if self._token_hash is None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from app.settings import Settings
 from tests.app.conftest import base_settings
 from tests.app.live import (
     Client,
@@ -28,20 +32,27 @@ class Table:
     guest_token: str
 
 
+@contextlib.asynccontextmanager
+async def started_table(settings: Settings) -> AsyncIterator[Table]:
+    """A started two-person game (no clock, no AI)."""
+    async with live_server(settings) as live, live.http() as http:
+        code, host_token = await create_room(http, seats=2)
+        guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(host_token))
+        yield Table(live, code, host_token, guest["token"])
+
+
 @pytest.fixture
 async def table() -> AsyncIterator[Table]:
-    """A started two-person game (no clock, no AI)."""
+    """A table with tight limits: small frames, a small burst, a slow rate."""
     settings = base_settings(
         ws_max_message_bytes=2048,
         ws_burst=5,
         ws_messages_per_second=1.0,
         allowed_origins=["https://cash-stash.example"],
     )
-    async with live_server(settings) as live, live.http() as http:
-        code, host_token = await create_room(http, seats=2)
-        guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
-        await http.post(f"/api/rooms/{code}/start", headers=bearer(host_token))
-        yield Table(live, code, host_token, guest["token"])
+    async with started_table(settings) as started:
+        yield started
 
 
 async def seated(table: Table, token: str | None = None) -> Client:
@@ -140,3 +151,51 @@ async def test_chat_reaches_the_room_and_is_length_limited(table: Table) -> None
     assert (chat["seat"], chat["name"], chat["text"]) == (0, "Ann", "good luck")
     await ann.send({"type": "chat", "text": "   "})
     await expect_error(ann, "empty_chat")
+
+
+def _junk(rng: random.Random, depth: int = 0) -> Any:
+    """A random JSON value, sometimes shaped almost like a real message."""
+    kinds = ["int", "str", "float", "bool", "null"] + (["list", "dict"] if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.choice([0, -1, 1, 2**63, rng.randint(-1000, 1000)])
+    if kind == "str":
+        return rng.choice(["", "act", "chat", "ping", "x" * rng.randint(1, 80), "\u0000", "é"])
+    if kind == "float":
+        return rng.random() * 1e6
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [_junk(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    message = {
+        rng.choice(["type", "ref", "version", "action", "text", "seat", "card"]): _junk(
+            rng, depth + 1
+        )
+        for _ in range(rng.randint(0, 5))
+    }
+    if depth == 0 and rng.random() < 0.7:
+        message["type"] = rng.choice(["act", "chat", "ping", "pong", "state"])
+    return message
+
+
+async def test_random_junk_never_crashes_the_connection_or_changes_the_game() -> None:
+    async with started_table(base_settings(ws_burst=1000)) as table:
+        await _send_junk(table)
+
+
+async def _send_junk(table: Table) -> None:
+    client = await seated(table)
+    assert client.state is not None
+    view = client.state["view"]
+    rng = random.Random(2024)
+    for _ in range(120):
+        message = _junk(rng)
+        if isinstance(message, dict) and message.get("version") == client.state["version"]:
+            message["version"] = -1
+        await client.ws.send(json.dumps(message))
+    await client.send({"type": "ping"})
+    await client.wait_for("pong")
+    assert client.state["view"] == view
+    assert {m["type"] for m in client.received} <= {"room", "state", "error", "pong", "chat"}
