@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import logging
 import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
-
-logger = logging.getLogger(__name__)
 
 
 def decide(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import time
 from typing import Any
 
@@ -27,8 +26,6 @@ from app.ws.messages import (
     client_message,
 )
 from app.ws.snapshot import Snapshot
-
-logger = logging.getLogger(__name__)
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009

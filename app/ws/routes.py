@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 
 from fastapi import APIRouter, WebSocket
 
@@ -14,7 +13,6 @@ from app.ws.connection import CLOSE_POLICY, Connection, error_message
 from app.ws.limits import origin_allowed
 from app.ws.snapshot import Snapshot
 
-logger = logging.getLogger(__name__)
 router = APIRouter()
 
 CLOSE_NO_ROOM = 4404
@@ -35,9 +33,17 @@ async def play(websocket: WebSocket, code: str, token: str | None = None) -> Non
     room_code = normalize_room_code(code)
     room = None if room_code is None else await service.load(room_code)
     if room is None:
-        await websocket.send_json(
-            error_message("room_not_found", "There is no room with that code.")
+        # A miss counts as a join attempt, as over REST: codes cannot be guessed here either.
+        address = websocket.client.host if websocket.client else "unknown"
+        allowed = await service.store.hit(
+            f"join:{address}", limit=runtime.settings.join_limit, window_seconds=60
         )
+        refusal = (
+            error_message("room_not_found", "There is no room with that code.")
+            if allowed
+            else error_message("too_many_attempts", "Too many attempts; wait a minute.")
+        )
+        await websocket.send_json(refusal)
         await websocket.close(CLOSE_NO_ROOM)
         return
     token_hash = hash_token(token) if token else None

@@ -199,3 +199,12 @@ async def _send_junk(table: Table) -> None:
     await client.wait_for("pong")
     assert client.state["view"] == view
     assert {m["type"] for m in client.received} <= {"room", "state", "error", "pong", "chat"}
+
+
+async def test_guessing_room_codes_over_the_socket_is_rate_limited() -> None:
+    async with started_table(base_settings(join_limit=3)) as table:  # Bob joined: 1
+        codes = []
+        for guess in ("ZZZZZZZ1", "ZZZZZZZ2", "ZZZZZZZ3"):
+            client = await connect_client(table.live, guess)
+            codes.append((await client.wait_for("error"))["code"])
+        assert codes == ["room_not_found", "room_not_found", "too_many_attempts"]
