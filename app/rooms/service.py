@@ -108,12 +108,7 @@ class RoomService:
     ) -> tuple[Room, str]:
         """A new room with its creator in seat 0 as host; returns the room and the host's token."""
         token = new_seat_token()
-        host = Seat(
-            name=name,
-            token_hash=hash_token(token),
-            player_id=player_id,
-            disconnected_at=time.time(),
-        )
+        host = _person(name, token, player_id)
         while True:
             room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
             if await self._commit(room, previous_version=0):
@@ -121,12 +116,7 @@ class RoomService:
 
     async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
         token = new_seat_token()
-        seat = Seat(
-            name=name,
-            token_hash=hash_token(token),
-            player_id=player_id,
-            disconnected_at=time.time(),
-        )
+        seat = _person(name, token, player_id)
         taken: list[int] = []
 
         def sit(room: Room) -> Room:
@@ -162,9 +152,7 @@ class RoomService:
         def deal(room: Room) -> Room:
             if room.status != "waiting":
                 raise RoomError("already_started", "The game in this room has already started.")
-            return play.start(
-                room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time()
-            )
+            return _deal(room)
 
         return await self._host_update(code, token, deal)
 
@@ -172,9 +160,7 @@ class RoomService:
         def deal(room: Room) -> Room:
             if room.status != "finished":
                 raise RoomError("not_finished", "A rematch can start once the game is over.")
-            return play.start(
-                room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time()
-            )
+            return _deal(room)
 
         return await self._host_update(code, token, deal)
 
