@@ -7,6 +7,7 @@ import importlib
 import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 
@@ -49,7 +50,12 @@ class AiRunner:
         self, level: str, view: dict[str, Any], legal: list[dict[str, Any]], seed: int
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), decide, level, view, legal, seed)
+        try:
+            return await loop.run_in_executor(self._pool(), decide, level, view, legal, seed)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool for the next decision.
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._executor is not None:

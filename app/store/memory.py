@@ -9,6 +9,9 @@ from dataclasses import dataclass
 
 from app.store.base import Commit, StoreEvent
 
+_MAX_HIT_KEYS = 10_000
+"""Rate-limit counters kept before old windows are swept out."""
+
 
 @dataclass(slots=True)
 class _Entry:
@@ -94,6 +97,8 @@ class MemoryRoomStore:
 
     async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
         now = time.time()
+        if len(self._hits) > _MAX_HIT_KEYS:
+            self._hits = {k: v for k, v in self._hits.items() if now - v[0] < window_seconds}
         started, count = self._hits.get(key, (now, 0))
         if now - started >= window_seconds:
             started, count = now, 0
