@@ -157,3 +157,35 @@ async def test_two_processes_on_one_redis_play_one_room_together(two_servers: Se
     logged = "".join(line for log in two_servers.logs for line in log)
     assert "token=***" in logged
     assert host not in logged and bob_token not in logged, "a seat token was logged"
+
+
+async def test_two_processes_apply_a_timeout_exactly_once(redis_prefix: str) -> None:
+    settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
+    async with live_server(settings) as one, live_server(settings) as other, one.http() as http:
+        code, host = await create_room(http, seats=2, turn_seconds=60)
+        guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
+        watchers = [await connect_client(one, code, host), await connect_client(other, code)]
+        logged = [len((await watcher.wait_for("state"))["view"]["log"]) for watcher in watchers]
+        before = await one.runtime.service.load(code)
+        assert before is not None and before.game is not None
+        late_seat = before.game.to_act[0]
+
+        def run_out(room: Room) -> Room:
+            room = room.clone()
+            assert room.game is not None
+            room.game.deadline = time.time() - 1
+            return room
+
+        expired = await one.runtime.service.update(code, run_out)
+        assert expired.game is not None
+        for watcher, seen in zip(watchers, logged, strict=True):
+            await watcher.wait_for("state", lambda m, seen=seen: len(m["view"]["log"]) > seen)
+        after = await other.runtime.service.load(code)
+        assert after is not None and after.game is not None
+        assert len(after.game.actions) == len(expired.game.actions) + 1
+        late = after.seats[late_seat]
+        assert late is not None and late.timeouts == 1 and not late.away
+        assert guest["seat"] == 1
+        for watcher in watchers:
+            await watcher.close()
