@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     """The human-like pause before an AI seat acts."""
     ai_workers: int = 2
     """Processes that run AI decisions, off the event loop."""
-    timeout_level: str = "medium"
+    timeout_level: Literal["easy", "medium", "hard"] = "medium"
     """The AI level that plays a seat whose clock ran out or whose player is away."""
     disconnect_grace_seconds: float = 30.0
     """How long a disconnected player's seat waits before the AI plays it."""
