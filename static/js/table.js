@@ -110,7 +110,7 @@ export function playerPanel(view, player, { toAct, onPickSet, hand, info } = {})
       "header",
       { class: "player-head" },
       h("strong", { class: "player-name" }, player.name ?? `Seat ${player.seat + 1}`, isYou ? " (you)" : ""),
-      view.active === player.seat ? h("span", { class: "badge turn" }, "turn") : null,
+      !view.over && view.active === player.seat ? h("span", { class: "badge turn" }, "turn") : null,
       toAct && view.active !== player.seat ? h("span", { class: "badge turn" }, "to answer") : null,
       view.dealer === player.seat ? h("span", { class: "badge" }, "dealer") : null,
       seatBadge(info),
