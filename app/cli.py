@@ -6,6 +6,7 @@ import argparse
 import logging
 
 from app import simulate
+from app.logs import configure_logging
 from app.settings import get_settings
 
 
@@ -13,12 +14,19 @@ def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     settings = get_settings()
+    configure_logging(logging.getLevelName(settings.log_level.upper()))
+    # On SIGTERM uvicorn stops accepting, closes every WebSocket with 1012 (service restart)
+    # and waits for handlers to finish their in-flight action, at most ``shutdown_seconds``.
     uvicorn.run(
         "app.main:create_app",
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
         ws_max_size=settings.ws_max_message_bytes,
+        log_config=None,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        timeout_graceful_shutdown=settings.shutdown_seconds,
     )
 
 

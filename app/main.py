@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from app.api import health, rooms
+from app.api import health, metrics, rooms
 from app.api.routes import games, leaderboard, players
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
@@ -49,6 +49,7 @@ def create_app(
     app = FastAPI(title="Cash Stash", lifespan=lifespan)
     app.add_exception_handler(RoomError, _room_error)
     app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(rooms.router)
     app.include_router(ws_routes.router)
     app.include_router(games.router)

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from app.metrics import Metrics
 from app.rooms.ai import AiRunner
 from app.rooms.recording import GameRecorder
 from app.rooms.scheduler import Scheduler
@@ -33,6 +34,7 @@ class Runtime:
     service: RoomService
     hub: Hub
     scheduler: Scheduler
+    metrics: Metrics
 
 
 @contextlib.asynccontextmanager
@@ -42,17 +44,22 @@ async def running(
     """Start the process's subscription and clock loop; stop them on the way out."""
     await store.start()
     ai = AiRunner(settings.ai_workers)
-    service = RoomService(store=store, settings=settings, recorder=recorder, ai=ai)
+    metrics = Metrics()
+    service = RoomService(store=store, settings=settings, recorder=recorder, ai=ai, metrics=metrics)
     scheduler = Scheduler(service)
     hub = Hub(service, on_commit=scheduler.poke)
+    metrics.rooms.set_function(lambda: hub.room_count)
+    metrics.connections.set_function(lambda: hub.connection_count)
     tasks = [asyncio.create_task(hub.run()), asyncio.create_task(scheduler.run())]
     try:
-        yield Runtime(settings=settings, service=service, hub=hub, scheduler=scheduler)
+        yield Runtime(
+            settings=settings, service=service, hub=hub, scheduler=scheduler, metrics=metrics
+        )
     finally:
         await scheduler.stop()
         for task in tasks:
             task.cancel()
         # Bounded: a client library that swallows a cancellation must not hang the shutdown.
         await asyncio.wait(tasks, timeout=_STOP_SECONDS)
-        ai.close()
+        await ai.aclose(seconds=_STOP_SECONDS)
         await store.close()

@@ -24,6 +24,13 @@ class Settings(BaseSettings):
     port: int = 8000
     allowed_origins: Annotated[list[str], NoDecode] = []
     """Origins allowed to open a WebSocket (comma-separated); empty means same origin only."""
+    forwarded_allow_ips: str = "127.0.0.1"
+    """Proxies (comma-separated addresses, or ``*``) whose ``X-Forwarded-For`` names the client;
+    the per-address join limit counts that address."""
+    shutdown_seconds: int = 5
+    """After SIGTERM, how long connections may take to finish before they are cancelled."""
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """The least severe log lines written (``debug`` adds one line per action)."""
 
     room_ttl_seconds: int = 6 * 3600
     """A live room untouched this long expires (never before its finished games are recorded)."""

@@ -46,7 +46,7 @@ class DatabaseRecorder:
             what=f"recording game {game.game_id}",
         )
         if stored:
-            logger.info("recorded game %s from room %s", game.game_id, game.room_code)
+            logger.info("recorded game %s", game.game_id, extra={"room": game.room_code})
         else:
             logger.info("game %s was already recorded", game.game_id)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import multiprocessing
 import random
@@ -61,3 +62,11 @@ class AiRunner:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    async def aclose(self, *, seconds: float) -> None:
+        """Stop the workers and wait for them (bounded), so none is left behind at exit."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
+                    await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

@@ -65,7 +65,7 @@ class Scheduler:
         try:
             claimed = await self._service.wake(code)
         except Exception:
-            logger.exception("room %s: waking failed", code)
+            logger.exception("waking the room failed", extra={"room": code})
         finally:
             del self._running[code]
         if not claimed:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from app.metrics import Metrics
 from app.rooms import lobby, play
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
@@ -42,10 +43,17 @@ class RoomService:
     """Rooms as the store holds them; safe to run in any number of processes at once."""
 
     def __init__(
-        self, *, store: RoomStore, settings: Settings, recorder: GameRecorder, ai: AiRunner
+        self,
+        *,
+        store: RoomStore,
+        settings: Settings,
+        recorder: GameRecorder,
+        ai: AiRunner,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self._recorder = recorder
         self._ai = ai
 
@@ -71,7 +79,10 @@ class RoomService:
             listed=new.listed(),
             ttl_seconds=None if new.unrecorded else self.settings.room_ttl_seconds,
         )
-        return await self.store.commit(commit)
+        if await self.store.commit(commit):
+            return True
+        self.metrics.commit_conflicts.inc()
+        return False
 
     async def update(self, code: str, change: Callable[[Room], Room | None]) -> Room:
         """Apply ``change`` to the latest room until a commit wins; None from it means no change."""
@@ -205,6 +216,10 @@ class RoomService:
         except engine.IllegalAction as error:
             raise RoomError(error.code, _sentence(error), status=400) from error
         if await self._commit(new, previous_version=room.version):
+            self.metrics.actions.labels("player").inc()
+            logger.debug("action %s", action.get("type"), extra={"room": code, "seat": seat})
+            if new.status == "finished":
+                logger.info("game over", extra={"room": code})
             return Acted(new, seat, repeated=False)
         latest = await self._load(code)
         if play.remembered(latest, seat, ref) is not None:
@@ -260,20 +275,28 @@ class RoomService:
         state = engine.loads(room.game.state)
         legal = [action for action in engine.legal_actions(state) if action["seat"] == seat]
         if not legal:
-            logger.error("room %s: seat %d must act but has no legal action", room.code, seat)
+            logger.error(
+                "seat must act but has no legal action", extra={"room": room.code, "seat": seat}
+            )
             return
         view = engine.view_for(state, seat)
         try:
-            action = await self._ai.decide(level, view, legal, secrets.randbits(32))
+            with self.metrics.ai_decision_seconds.labels(level).time():
+                action = await self._ai.decide(level, view, legal, secrets.randbits(32))
             new = play.apply(room, seat=seat, action=action, now=time.time(), mover=mover)
         except Exception:
             # A failing AI must not stall the table: the seat still moves, legally.
             logger.exception(
-                "room %s: the %s AI failed; a random legal move instead", room.code, level
+                "the %s AI failed; a random legal move instead",
+                level,
+                extra={"room": room.code, "seat": seat},
             )
             fallback = random.Random(secrets.randbits(32)).choice(legal)
             new = play.apply(room, seat=seat, action=fallback, now=time.time(), mover=mover)
-        await self._commit(new, previous_version=room.version)
+        if await self._commit(new, previous_version=room.version):
+            self.metrics.actions.labels(mover).inc()
+            if new.status == "finished":
+                logger.info("game over", extra={"room": room.code})
 
     async def _record(self, room: Room) -> None:
         recorded: set[str] = set()
@@ -282,7 +305,9 @@ class RoomService:
             try:
                 await self._recorder.record(game)
             except Exception:
-                logger.exception("room %s: recording game %s failed", room.code, game.game_id)
+                logger.exception(
+                    "recording game %s failed", game.game_id, extra={"room": room.code}
+                )
                 failed = True
                 break
             recorded.add(game.game_id)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket
 
+from app.metrics import Metrics
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings
@@ -33,6 +35,8 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_REMOVED = 4403
 
 _FLUSH_SECONDS = 1.0
+
+logger = logging.getLogger(__name__)
 
 
 class _Removed(Exception):
@@ -69,12 +73,14 @@ class Connection:
         token_hash: str | None,
         service: RoomService,
         settings: Settings,
+        metrics: Metrics,
     ) -> None:
         self._websocket = websocket
         self._code = code
         self._token_hash = token_hash
         self._service = service
         self._settings = settings
+        self._metrics = metrics
         self._queue: asyncio.Queue[Snapshot | dict[str, Any] | None] = asyncio.Queue(
             settings.ws_queue_size
         )
@@ -104,6 +110,10 @@ class Connection:
             self._queue.put_nowait(item)
         except asyncio.QueueFull:
             self.dropped = True
+            self._metrics.queue_drops.inc()
+            logger.warning(
+                "connection too slow; dropped", extra={"room": self._code, "seat": self._seat}
+            )
             if self._writer is not None:
                 self._writer.cancel()
 

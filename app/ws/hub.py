@@ -56,6 +56,15 @@ class Hub:
             if not listeners:
                 del self._rooms[code]
 
+    @property
+    def room_count(self) -> int:
+        """Rooms with a connection in this process."""
+        return len(self._rooms)
+
+    @property
+    def connection_count(self) -> int:
+        return sum(len(listeners) for listeners in self._rooms.values())
+
     def holds(self, code: str, token_hash: str) -> bool:
         """Whether a connection here holds the seat of this token."""
         return any(listener.token_hash == token_hash for listener in self._rooms.get(code, ()))
@@ -85,7 +94,7 @@ class Hub:
                 else:
                     await self._resync()
             except (ValidationError, ValueError):
-                logger.exception("room %s: undecodable event dropped", event.code)
+                logger.exception("undecodable event dropped", extra={"room": event.code})
 
     async def _resync(self) -> None:
         """After a lost subscription: re-read every room this process serves."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 
 from fastapi import APIRouter, WebSocket
 
@@ -17,6 +18,8 @@ router = APIRouter()
 
 CLOSE_NO_ROOM = 4404
 CLOSE_BAD_TOKEN = 4401
+
+logger = logging.getLogger(__name__)
 
 
 @router.websocket("/ws/{code}")
@@ -59,8 +62,11 @@ async def play(websocket: WebSocket, code: str, token: str | None = None) -> Non
         token_hash=token_hash,
         service=service,
         settings=runtime.settings,
+        metrics=runtime.metrics,
     )
     hub.add(room.code, connection)
+    seat = None if token_hash is None else room.seat_of(token_hash)
+    logger.info("connected", extra={"room": room.code, "seat": seat})
     try:
         if token_hash is not None:
             await service.set_presence(room.code, token_hash, connected=True)
@@ -68,6 +74,7 @@ async def play(websocket: WebSocket, code: str, token: str | None = None) -> Non
         await connection.serve(Snapshot(room))
     finally:
         hub.remove(room.code, connection)
+        logger.info("disconnected", extra={"room": room.code, "seat": connection.seat})
         if token_hash is not None and not hub.holds(room.code, token_hash):
             with contextlib.suppress(RoomError):
                 await service.set_presence(room.code, token_hash, connected=False)

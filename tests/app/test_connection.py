@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from app.metrics import Metrics
 from app.rooms import lobby
 from app.rooms.model import RoomOptions, Seat
 from app.rooms.service import RoomService
@@ -47,6 +48,7 @@ async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
         token_hash=None,
         service=RoomService.__new__(RoomService),
         settings=base_settings(ws_queue_size=3),
+        metrics=Metrics(),
     )
     serving = asyncio.create_task(connection.serve(Snapshot(room)))
     await asyncio.wait_for(socket.sending.wait(), 5)

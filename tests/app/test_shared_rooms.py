@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,16 +16,14 @@ from app.rooms.service import RoomService
 from app.store.redis import RedisRoomStore
 from tests.app.conftest import REDIS_URL, base_settings
 from tests.app.live import (
-    WAIT,
-    Endpoint,
     ListRecorder,
     bearer,
     connect_client,
     create_room,
-    free_port,
     live_server,
     play_out,
 )
+from tests.app.processes import ServerProcess, server_env, start_servers
 
 pytestmark = pytest.mark.redis
 
@@ -76,61 +69,21 @@ async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix:
         assert room.game.id == (await second.recorder.game(room.game.id)).game_id
 
 
-@dataclass
-class Servers:
-    endpoints: list[Endpoint]
-    logs: list[list[str]]
-    """What each process has written to its stderr so far."""
-
-
 @pytest.fixture
-def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[Servers]:
+def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
     """Two ``cash-stash serve`` processes on one Redis."""
-    env = {
-        **os.environ,
-        "CASH_STASH_REDIS_URL": REDIS_URL,
-        "CASH_STASH_REDIS_PREFIX": redis_prefix,
-        "CASH_STASH_AI_PAUSE_SECONDS": "0",
-        "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
-    }
-    command = Path(sys.executable).parent / "cash-stash"
-    ports = [free_port(), free_port()]
-    servers = [
-        subprocess.Popen(
-            [command, "serve", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for port in ports
-    ]
-    logs: list[list[str]] = [[], []]
+    servers = start_servers(server_env(redis_prefix, tmp_path / "games.db"), 2)
     try:
-        for server, log in zip(servers, logs, strict=True):
-            _wait_until_serving(server, log)
-        yield Servers([Endpoint(port) for port in ports], logs)
+        yield servers
     finally:
         for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(WAIT)
+            server.stop()
 
 
-def _wait_until_serving(server: subprocess.Popen[str], log: list[str]) -> None:
-    """Read the server's log until it says it is ready; then keep collecting it."""
-    assert server.stderr is not None
-    stderr = server.stderr
-    for line in stderr:
-        log.append(line)
-        if "Application startup complete" in line:
-            threading.Thread(target=lambda: log.extend(stderr), daemon=True).start()
-            return
-    raise AssertionError("the server exited:\n" + "".join(log))
-
-
-async def test_two_processes_on_one_redis_play_one_room_together(two_servers: Servers) -> None:
-    one, other = two_servers.endpoints
+async def test_two_processes_on_one_redis_play_one_room_together(
+    two_servers: list[ServerProcess],
+) -> None:
+    one, other = (server.endpoint for server in two_servers)
     async with one.http() as http_one, other.http() as http_other:
         code, host = await create_room(http_one, seats=3)
         joined = await http_other.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
@@ -154,7 +107,7 @@ async def test_two_processes_on_one_redis_play_one_room_together(two_servers: Se
         assert summaries[0]["status"] == "finished"
         for client in (ann, bob, watcher):
             await client.close()
-    logged = "".join(line for log in two_servers.logs for line in log)
+    logged = "".join(server.logged for server in two_servers)
     assert "token=***" in logged
     assert host not in logged and bob_token not in logged, "a seat token was logged"
 

@@ -1,0 +1,87 @@
+"""Real ``cash-stash serve`` processes on loopback ports, for tests that signal or kill them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.app.conftest import REDIS_URL
+from tests.app.live import WAIT, Endpoint, free_port
+
+
+@dataclass
+class ServerProcess:
+    """One server process and everything it has logged so far."""
+
+    process: subprocess.Popen[str]
+    endpoint: Endpoint
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def logged(self) -> str:
+        return "".join(self.log)
+
+    def terminate(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(WAIT)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(WAIT)
+
+
+def server_env(redis_prefix: str, database: Path, **settings: str) -> dict[str, str]:
+    """The environment of a server on the test Redis; ``settings`` as ``CASH_STASH_*`` values."""
+    return {
+        **os.environ,
+        "CASH_STASH_REDIS_URL": REDIS_URL,
+        "CASH_STASH_REDIS_PREFIX": redis_prefix,
+        "CASH_STASH_AI_PAUSE_SECONDS": "0",
+        "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+        **{f"CASH_STASH_{name.upper()}": value for name, value in settings.items()},
+    }
+
+
+def start_servers(env: dict[str, str], count: int) -> list[ServerProcess]:
+    """``count`` processes, each serving once this returns (all stopped if one fails)."""
+    command = Path(sys.executable).parent / "cash-stash"
+    servers: list[ServerProcess] = []
+    for _ in range(count):
+        port = free_port()
+        process = subprocess.Popen(
+            [command, "serve", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        servers.append(ServerProcess(process, Endpoint(port)))
+    try:
+        for server in servers:
+            _wait_until_serving(server)
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers
+
+
+def _wait_until_serving(server: ServerProcess) -> None:
+    """Read the server's log until it says it is ready; then keep collecting it."""
+    stderr = server.process.stderr
+    assert stderr is not None
+    for line in stderr:
+        server.log.append(line)
+        if "Application startup complete" in line:
+            threading.Thread(target=lambda: server.log.extend(stderr), daemon=True).start()
+            return
+    raise AssertionError("the server exited:\n" + server.logged)
