@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from app.metrics import Metrics
@@ -57,3 +58,48 @@ async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
     await asyncio.wait_for(serving, 5)
     assert connection.dropped
     assert socket.closed_with == CLOSE_TRY_AGAIN
+
+
+class ReadingSocket(StuckSocket):
+    """A client that keeps up: every send completes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+
+async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffected() -> None:
+    room = lobby.new_room(
+        code="ABCDEFGH",
+        options=RoomOptions(room_name="Slow", seats=2),
+        host=Seat(name="Ann", token_hash="0" * 64),
+        now=0.0,
+    ).model_copy(update={"version": 1})
+    sockets = [StuckSocket(), ReadingSocket()]
+    connections = [
+        Connection(
+            socket,  # type: ignore[arg-type]
+            code=room.code,
+            token_hash=None,
+            service=RoomService.__new__(RoomService),
+            settings=base_settings(ws_queue_size=3),
+            metrics=Metrics(),
+        )
+        for socket in sockets
+    ]
+    serving = [asyncio.create_task(c.serve(Snapshot(room))) for c in connections]
+    await asyncio.wait_for(sockets[0].sending.wait(), 5)
+    for version in range(2, 10):
+        for connection in connections:
+            connection.deliver(Snapshot(room.model_copy(update={"version": version})))
+        await asyncio.sleep(0)
+    await asyncio.wait_for(serving[0], 5)
+    stuck, reading = connections
+    assert stuck.dropped and sockets[0].closed_with == CLOSE_TRY_AGAIN
+    assert not reading.dropped and not serving[1].done()
+    versions = [json.loads(text)["room"]["version"] for text in sockets[1].sent]
+    assert versions == list(range(1, 10)), "the reader saw every version, in order"
+    serving[1].cancel()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -12,7 +13,7 @@ from app.store.base import Commit, RoomStore, StoreEvent
 from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
 from tests.app.conftest import REDIS_URL, base_settings
-from tests.app.live import connect_client, create_room, live_server
+from tests.app.live import Client, bearer, connect_client, create_room, live_server
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
@@ -127,24 +128,48 @@ async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
     await store.close()
 
 
+CONVERGE_SECONDS = 1.0
+"""After the subscription is lost, how soon every connection must show the latest state."""
+
+
 @pytest.mark.redis
-async def test_connections_resync_after_the_subscription_is_lost(redis_prefix: str) -> None:
+async def test_every_connection_converges_after_the_subscription_is_lost(
+    redis_prefix: str,
+) -> None:
     settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
-    async with live_server(settings) as live, live.http() as http:
-        code, _ = await create_room(http, seats=2)
-        watcher = await connect_client(live, code)
-        first = await watcher.wait_for("room")
+    async with (
+        live_server(settings) as one,
+        live_server(settings) as other,
+        one.http() as http,
+    ):
+        code, host = await create_room(http, seats=2)
+        bob = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
+        clients = [
+            await connect_client(one, code, host),
+            await connect_client(other, code, bob["token"]),
+            await connect_client(one, code),
+            await connect_client(other, code),
+        ]
+        for client in clients:
+            await client.wait_for("state")
         async with redis.asyncio.from_url(REDIS_URL) as admin:
             ours = await admin.client_list(_type="pubsub")
             name = redis_prefix.strip(":")
             ids = [client["id"] for client in ours if client["name"] == name]
-            assert ids, "the server has no subscription"
+            assert len(ids) == 2, "each process has one subscription"
             for client_id in ids:
                 await admin.client_kill_filter(_id=client_id)
-        # Committed while the subscription is down: only a resync can bring it.
-        await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
-        changed = await watcher.wait_for(
-            "room", lambda m: m["room"]["version"] > first["room"]["version"]
+        # Committed while the subscriptions are down: only a resync can bring it.
+        latest = await one.runtime.service.update(code, lambda room: room.clone())
+        started = time.monotonic()
+
+        async def converged(client: Client) -> None:
+            await client.wait_for("state", lambda m: m["version"] >= latest.version)
+
+        await asyncio.wait_for(
+            asyncio.gather(*(converged(client) for client in clients)), CONVERGE_SECONDS
         )
-        assert changed["room"]["seats"][1]["name"] == "Bob"
-        await watcher.close()
+        assert time.monotonic() - started < CONVERGE_SECONDS
+        for client in clients:
+            await client.close()
