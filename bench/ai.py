@@ -2,6 +2,7 @@
 
     python bench/ai.py speed [--positions 60] [--seconds S | --iterations N]
     python bench/ai.py strength {medium-easy,hard-medium,hard-3medium} [--deals 500] [--jobs 2]
+    python bench/ai.py pool saved-strength-output...
 
 ``speed`` times Hard's decisions on positions from Medium-vs-Medium games (2 and 4 players)
 on one process, in wall-clock and CPU seconds (they differ when other work shares the cores);
@@ -107,6 +108,39 @@ def strength(args: argparse.Namespace) -> None:
     print(json.dumps({"match": args.match, "hard": hard, "results": rows}))
 
 
+def pool(args: argparse.Namespace) -> None:
+    """Pool saved ``strength`` outputs of disjoint deal sets (different ``--seed``s).
+
+    Each run's per-deal spread is recovered from its interval; deals are independent across
+    runs, so the pooled win rate is the deal-weighted mean and its interval uses the pooled
+    variance of per-deal win shares.
+    """
+    runs: dict[str, list[tuple[int, float, float, float, int]]] = {}
+    for path in args.files:
+        lines = [line for line in Path(path).read_text().splitlines() if line.startswith("{")]
+        if not lines:
+            print(f"{path}: no result (unfinished run), left out")
+            continue
+        report = json.loads(lines[-1])
+        for row in report["results"]:
+            deals, rate = row["deals"], row["win_rate"]
+            spread = (row["ci95"][1] - row["ci95"][0]) / (2 * simulate.Z95) * deals**0.5
+            runs.setdefault(row["level"], []).append(
+                (deals, rate, spread, row["mean_margin"], row["games"])
+            )
+    for level, parts in runs.items():
+        deals = sum(part[0] for part in parts)
+        games = sum(part[4] for part in parts)
+        rate = sum(part[0] * part[1] for part in parts) / deals
+        variance = sum((n - 1) * sd**2 + n * (r - rate) ** 2 for n, r, sd, _, _ in parts)
+        half = simulate.Z95 * (variance / (deals - 1) / deals) ** 0.5
+        margin = sum(part[3] * part[4] for part in parts) / games
+        print(
+            f"{level:<8} runs {len(parts)}, deals {deals}, games {games}: win rate {rate:.1%} "
+            f"(95% {rate - half:.1%} to {rate + half:.1%}), mean margin {margin:+,.0f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=0)
@@ -121,6 +155,9 @@ def main() -> None:
     match.add_argument("--deals", type=int, default=500)
     match.add_argument("--jobs", type=int, default=2)
     match.set_defaults(run=strength)
+    pooled = modes.add_parser("pool", help="pool saved strength outputs of different seeds")
+    pooled.add_argument("files", nargs="+")
+    pooled.set_defaults(run=pool)
     args = parser.parse_args()
     args.run(args)
 
