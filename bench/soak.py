@@ -1,0 +1,192 @@
+"""Soak: rooms of AI players on two server processes sharing one Redis, all played to the end.
+
+Checks that every game finished, was stored exactly once, and that no process logged an error.
+Loopback only; it starts and stops its own servers (``python bench/soak.py --help``)::
+
+    python bench/soak.py --rooms 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One room's game as the soak saw it."""
+
+    code: str
+    game_id: str
+    recorded: bool
+
+
+async def _play_room(
+    index: int, bases: list[str], *, seats: int, level: str, limit: asyncio.Semaphore, until: float
+) -> Played:
+    """Create a room on one process, watch it from the other, and wait for the recorded game.
+
+    The host never connects, so the AI plays that seat too once it is marked away.
+    """
+    home, away = bases[index % len(bases)], bases[(index + 1) % len(bases)]
+    async with httpx.AsyncClient(base_url=home, timeout=30) as http:
+        async with limit:
+            made = await http.post("/api/rooms", json={"name": f"Host {index}", "seats": seats})
+            made.raise_for_status()
+            code, token = made.json()["code"], made.json()["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            for _ in range(seats - 1):
+                added = await http.post(
+                    f"/api/rooms/{code}/bots", json={"level": level}, headers=auth
+                )
+                added.raise_for_status()
+        url = away.replace("http://", "ws://") + f"/ws/{code}"
+        async with connect(url, max_size=None, open_timeout=30) as watcher:
+            (await http.post(f"/api/rooms/{code}/start", headers=auth)).raise_for_status()
+            async with asyncio.timeout(max(0.0, until - time.monotonic())):
+                async for raw in watcher:
+                    message = json.loads(raw)
+                    if message["type"] == "state" and message["view"]["over"]:
+                        break
+        game_id = (await http.get(f"/api/rooms/{code}")).json()["game"]["id"]
+        while time.monotonic() < until:
+            if (await http.get(f"/api/games/{game_id}")).status_code == 200:
+                return Played(code, game_id, recorded=True)
+            await asyncio.sleep(0.1)
+        return Played(code, game_id, recorded=False)
+
+
+async def play_rooms(
+    bases: list[str], rooms: int, *, seats: int = 3, level: str = "easy", seconds: float = 600.0
+) -> list[Played]:
+    """Play ``rooms`` AI games across the servers at ``bases``; every one within ``seconds``."""
+    limit = asyncio.Semaphore(20)
+    until = time.monotonic() + seconds
+    return list(
+        await asyncio.gather(
+            *(
+                _play_room(i, bases, seats=seats, level=level, limit=limit, until=until)
+                for i in range(rooms)
+            )
+        )
+    )
+
+
+def stored_games(database: Path) -> dict[str, int]:
+    """How many rows each game id has in the database."""
+    with sqlite3.connect(database) as db:
+        return dict(db.execute("SELECT id, count(*) FROM games GROUP BY id").fetchall())
+
+
+def soak_env(database: Path, prefix: str) -> dict[str, str]:
+    """Server settings for a soak: rooms in Redis, AI right away, absent hosts played at once."""
+    return {
+        **os.environ,
+        "CASH_STASH_REDIS_URL": REDIS_URL,
+        "CASH_STASH_REDIS_PREFIX": prefix,
+        "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+        "CASH_STASH_AI_PAUSE_SECONDS": "0",
+        "CASH_STASH_AI_WORKERS": "1",
+        "CASH_STASH_DISCONNECT_GRACE_SECONDS": "0",
+        "CASH_STASH_TIMEOUT_LEVEL": "easy",
+        "CASH_STASH_JOIN_LIMIT": "100000",
+    }
+
+
+def _serve(env: dict[str, str], port: int, log: list[str]) -> subprocess.Popen[str]:
+    command = Path(sys.executable).parent / "cash-stash"
+    process = subprocess.Popen(
+        [str(command), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    stderr = process.stderr
+    for line in stderr:
+        log.append(line)
+        if "Application startup complete" in line:
+            threading.Thread(target=lambda: log.extend(stderr), daemon=True).start()
+            return process
+    raise SystemExit("a server did not start:\n" + "".join(log))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=3, help="AI players per room (2-6)")
+    parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
+    parser.add_argument("--seconds", type=float, default=900.0, help="give up after this long")
+    parser.add_argument("--first-port", type=int, default=18301)
+    args = parser.parse_args()
+    prefix = f"cash_stash_soak:{uuid.uuid4().hex[:8]}:"
+    with tempfile.TemporaryDirectory() as scratch:
+        database = Path(scratch) / "games.db"
+        env = soak_env(database, prefix)
+        subprocess.run(
+            [str(Path(sys.executable).parent / "cash-stash"), "migrate"], env=env, check=True
+        )
+        ports = [args.first_port, args.first_port + 1]
+        logs: list[list[str]] = [[], []]
+        servers = [_serve(env, port, log) for port, log in zip(ports, logs, strict=True)]
+        started = time.monotonic()
+        try:
+            played = asyncio.run(
+                play_rooms(
+                    [f"http://127.0.0.1:{port}" for port in ports],
+                    args.rooms,
+                    seats=args.seats,
+                    level=args.level,
+                    seconds=args.seconds,
+                )
+            )
+        finally:
+            elapsed = time.monotonic() - started
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(15)
+            _forget(prefix)
+        rows = stored_games(database)
+    logged = "".join(line for log in logs for line in log)
+    errors = [line for line in logged.splitlines() if " level=error " in line]
+    recorded = sum(p.recorded for p in played)
+    stored_once = sum(rows.get(p.game_id) == 1 for p in played)
+    print(f"rooms {args.rooms} ({args.seats} {args.level} AI seats each) on 2 processes")
+    print(f"finished {len(played)}  recorded {recorded}  stored once {stored_once}")
+    print(f"errors logged {len(errors)}  elapsed {elapsed:.1f} s")
+    for line in errors[:5]:
+        print("  ", line)
+    ok = recorded == stored_once == args.rooms and not errors
+    print("PASS" if ok else "FAIL")
+    sys.exit(0 if ok else 1)
+
+
+def _forget(prefix: str) -> None:
+    import redis
+
+    with redis.Redis.from_url(REDIS_URL) as client:
+        keys = list(client.scan_iter(f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+
+
+if __name__ == "__main__":
+    main()

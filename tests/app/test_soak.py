@@ -1,0 +1,59 @@
+"""A soak sized for the suite: rooms of AI players on two processes, every game to the end.
+
+``bench/soak.py`` runs the same with 200 rooms (its result is in docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.db.migrate import upgrade
+from bench.soak import play_rooms, stored_games
+from tests.app.processes import ServerProcess, server_env, start_servers
+
+pytestmark = pytest.mark.redis
+
+ROOMS = 12
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    path = tmp_path / "games.db"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def ai_servers(redis_prefix: str, database: Path) -> Iterator[list[ServerProcess]]:
+    """Two processes where an absent host's seat is played by the AI at once."""
+    env = server_env(
+        redis_prefix,
+        database,
+        ai_workers="1",
+        disconnect_grace_seconds="0",
+        timeout_level="easy",
+    )
+    servers = start_servers(env, 2)
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+async def test_rooms_of_ai_players_on_two_processes_all_finish_stored_once(
+    ai_servers: list[ServerProcess], database: Path
+) -> None:
+    bases = [server.endpoint.base_url for server in ai_servers]
+    played = await play_rooms(bases, ROOMS, seats=2, level="easy", seconds=45)
+    assert all(game.recorded for game in played), "a finished game was not recorded"
+    rows = stored_games(database)
+    assert {game.game_id: 1 for game in played} == rows, "each game is stored exactly once"
+    logged = "".join(server.logged for server in ai_servers)
+    recorded_lines = [line for line in logged.splitlines() if 'msg="recorded game ' in line]
+    assert len(recorded_lines) == ROOMS
+    errors = [line for line in logged.splitlines() if " level=error " in line]
+    assert not errors, errors[:3]
