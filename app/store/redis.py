@@ -50,6 +50,8 @@ return count
 """
 
 _RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
+_POOL_SIZE = 64
+_POOL_WAIT_SECONDS = 10.0
 
 
 class RedisRoomStore:
@@ -57,9 +59,16 @@ class RedisRoomStore:
 
     def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
         # Named after the prefix, so an operator can tell each deployment's connections apart.
-        self._redis = aioredis.from_url(
-            url, decode_responses=True, client_name=prefix.strip(":") or "cash_stash"
+        # A burst (thousands of sockets arriving at once) waits for a pooled connection rather
+        # than failing with "too many connections".
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            decode_responses=True,
+            client_name=prefix.strip(":") or "cash_stash",
+            max_connections=_POOL_SIZE,
+            timeout=_POOL_WAIT_SECONDS,
         )
+        self._redis = aioredis.Redis(connection_pool=pool)
         self._prefix = prefix
         self.channel = f"{prefix}events"
         self._wake_key = f"{prefix}wake"

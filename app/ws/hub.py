@@ -10,6 +10,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from pydantic import ValidationError
+from redis.exceptions import RedisError
 
 from app.rooms.errors import RoomError
 from app.rooms.model import Room
@@ -122,6 +123,8 @@ class Hub:
                 await work
             except RoomError as error:
                 logger.info("presence update skipped: %s", error.code)
+            except (RedisError, OSError) as error:
+                logger.warning("presence update failed: %s", error)
 
         task = asyncio.create_task(guarded())
         self._tasks.add(task)

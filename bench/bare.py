@@ -1,0 +1,74 @@
+"""A bare WebSocket fan-out server: the floor that ``bench/load.py`` compares the game server to.
+
+Speaks just enough of the game's protocol for the load generator: each room keeps a version
+and whose turn it is; an ``act`` from that seat bumps the version and sends every connection
+in the room one ``state`` message padded to the size of a real one. No rules, no store, no
+per-seat views: what is left is the cost of WebSockets, JSON and fan-out in Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+
+@dataclass
+class Room:
+    seats: int
+    version: int = 1
+    to_act: int = 0
+    connections: set[ServerConnection] = field(default_factory=set)
+
+
+class FanOut:
+    def __init__(self, pad: int) -> None:
+        self._pad = "x" * pad
+        self._rooms: dict[str, Room] = {}
+
+    def _state(self, room: Room) -> str:
+        view = {"to_act": [room.to_act], "over": False, "pad": self._pad}
+        legal = [{"type": "end_turn"}]
+        return json.dumps({"type": "state", "version": room.version, "view": view, "legal": legal})
+
+    async def handle(self, connection: ServerConnection) -> None:
+        assert connection.request is not None
+        url = urlsplit(connection.request.path)
+        code = url.path.rsplit("/", 1)[-1]
+        query = parse_qs(url.query)
+        seat = int(query["seat"][0])
+        room = self._rooms.setdefault(code, Room(seats=int(query["seats"][0])))
+        room.connections.add(connection)
+        try:
+            await connection.send(self._state(room))
+            async for raw in connection:
+                message = json.loads(raw)
+                if message.get("type") == "act" and seat == room.to_act:
+                    room.version += 1
+                    room.to_act = (room.to_act + 1) % room.seats
+                    broadcast(room.connections, self._state(room))
+        finally:
+            room.connections.discard(connection)
+
+
+async def run(port: int, pad: int) -> None:
+    fan_out = FanOut(pad)
+    async with serve(fan_out.handle, "127.0.0.1", port, max_size=2**16) as server:
+        print("serving", flush=True)
+        await server.serve_forever()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pad", type=int, default=2000, help="bytes of padding per state")
+    args = parser.parse_args()
+    asyncio.run(run(args.port, args.pad))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,398 @@
+"""Load: a swarm of WebSocket seats playing many rooms at once, against the game server and
+against a bare fan-out server (``bench/bare.py``) in the same run.
+
+Sets up ``--rooms`` rooms of ``--seats`` seats on one server process (rooms in Redis), connects
+every seat, then plays open loop: each room's seat to act sends a random legal action every
+``1 / rate`` seconds (a tick whose previous action has not come back yet is counted as missed,
+not queued). For each rate it reports actions/s, views/s, p50/p99 action-to-view latency (from
+sending to the actor seeing the new version), and server CPU per action; after connecting, the
+server's memory per idle connection. The server is pinned to one core, this generator to the
+other. Loopback only; bounded in rooms and seconds; stops its servers itself::
+
+    python bench/load.py --rooms 250 --seats 4 --rates 0.5,1,2 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+BENCH = Path(__file__).resolve().parent
+TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+MAX_ROOMS = 2000
+MAX_SECONDS = 120.0
+
+
+@dataclass
+class Stats:
+    views: int = 0
+    view_bytes: int = 0
+    sent: int = 0
+    missed: int = 0
+    errors: int = 0
+    rematches: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Seat:
+    index: int
+    token: str | None = None
+    ws: ClientConnection | None = None
+    state: dict[str, Any] | None = None
+
+
+@dataclass
+class Room:
+    code: str
+    host_token: str | None
+    seats: list[Seat]
+    pending: tuple[int, float, int] | None = None
+    """The version an action was sent on, when, and by which seat."""
+    rematching: bool = False
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+
+
+class Swarm:
+    """The clients of every room, and what they saw."""
+
+    def __init__(self, base: str, ws_url: Any, rooms: list[Room]) -> None:
+        self.base = base
+        self.ws_url = ws_url
+        self.rooms = rooms
+        self.stats = Stats()
+        self._readers: list[asyncio.Task[None]] = []
+
+    async def connect_all(self) -> None:
+        limit = asyncio.Semaphore(50)
+
+        async def one(room: Room, seat: Seat) -> None:
+            async with limit:
+                seat.ws = await connect(self.ws_url(room, seat), max_size=None, open_timeout=60)
+            self._readers.append(asyncio.create_task(self._read(room, seat)))
+
+        await asyncio.gather(*(one(room, seat) for room in self.rooms for seat in room.seats))
+
+    async def _read(self, room: Room, seat: Seat) -> None:
+        assert seat.ws is not None
+        async for raw in seat.ws:
+            message = json.loads(raw)
+            if message["type"] == "error":
+                self.stats.errors += 1
+            if message["type"] != "state":
+                continue
+            self.stats.views += 1
+            self.stats.view_bytes += len(raw)
+            seat.state = message
+            pending = room.pending
+            if pending and seat.index == pending[2] and message["version"] > pending[0]:
+                self.stats.latencies.append(time.perf_counter() - pending[1])
+                room.pending = None
+
+    async def ready(self) -> None:
+        """Wait (bounded) until every seat has had its first state."""
+        until = time.monotonic() + 60
+        while any(seat.state is None for room in self.rooms for seat in room.seats):
+            if time.monotonic() > until:
+                raise SystemExit("not every seat got a state within a minute")
+            await asyncio.sleep(0.1)
+
+    async def drive(self, rate: float, seconds: float, http: httpx.AsyncClient | None) -> None:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        await asyncio.gather(*(self._drive(room, rate, until, http) for room in self.rooms))
+
+    async def _drive(
+        self, room: Room, rate: float, until: float, http: httpx.AsyncClient | None
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        rng = random.Random(room.code)
+        tick = loop.time() + rng.random() / rate
+        while tick < until:
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+            tick += 1 / rate
+            if room.pending is not None or room.rematching:
+                self.stats.missed += 1
+                continue
+            latest = max((s.state for s in room.seats if s.state), key=lambda m: m["version"])
+            if latest["view"]["over"] and http is not None:
+                room.rematching = True
+                auth = {"Authorization": f"Bearer {room.host_token}"}
+                await http.post(f"/api/rooms/{room.code}/rematch", headers=auth)
+                self.stats.rematches += 1
+                room.rematching = False
+                continue
+            actor = room.seats[latest["view"]["to_act"][0]]
+            state = actor.state
+            if state is None or state["version"] < latest["version"] or actor.ws is None:
+                self.stats.missed += 1
+                continue
+            choices = [a for a in state["legal"] if a["type"] != "concede"] or state["legal"]
+            action = rng.choice(choices)
+            room.pending = (state["version"], time.perf_counter(), actor.index)
+            message = {"type": "act", "ref": uuid.uuid4().hex[:12], "version": state["version"]}
+            await actor.ws.send(json.dumps({**message, "action": action}))
+            self.stats.sent += 1
+
+    async def close(self) -> None:
+        for task in self._readers:
+            task.cancel()
+        for room in self.rooms:
+            for seat in room.seats:
+                if seat.ws is not None:
+                    await seat.ws.close()
+
+
+@dataclass
+class Step:
+    rate: float
+    actions_per_second: float
+    views_per_second: float
+    p50_ms: float
+    p99_ms: float
+    cpu_per_action_ms: float
+    cpu_share: float
+    missed: int
+
+
+async def measure(swarm: Swarm, pid: int, rates: list[float], seconds: float) -> list[Step]:
+    steps = []
+    async with httpx.AsyncClient(base_url=swarm.base, timeout=30) as http:
+        for rate in rates:
+            stats = swarm.stats
+            before = (stats.views, len(stats.latencies), stats.missed, cpu_seconds(pid))
+            started = time.monotonic()
+            await swarm.drive(rate, seconds, http if swarm.base else None)
+            elapsed = time.monotonic() - started
+            cpu = cpu_seconds(pid) - before[3]
+            window = sorted(stats.latencies[before[1] :])
+            done = len(window)
+            steps.append(
+                Step(
+                    rate=rate * len(swarm.rooms),
+                    actions_per_second=done / elapsed,
+                    views_per_second=(stats.views - before[0]) / elapsed,
+                    p50_ms=1000 * statistics.median(window) if window else float("nan"),
+                    p99_ms=1000 * window[min(done - 1, int(done * 0.99))]
+                    if window
+                    else float("nan"),
+                    cpu_per_action_ms=1000 * cpu / max(done, 1),
+                    cpu_share=cpu / elapsed,
+                    missed=stats.missed - before[2],
+                )
+            )
+            # Let the last actions come back before the next step.
+            await asyncio.sleep(1)
+            for room in swarm.rooms:
+                room.pending = None
+    return steps
+
+
+def _pin(pid: int, core: int) -> None:
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) > 1:
+        os.sched_setaffinity(pid, {cores[core % len(cores)]})
+
+
+def _wait_for_line(process: subprocess.Popen[str], text: str) -> None:
+    assert process.stderr is not None or process.stdout is not None
+    stream = process.stdout if text == "serving" else process.stderr
+    assert stream is not None
+    for line in stream:
+        if text in line:
+            return
+    raise SystemExit(f"a server did not start (exit {process.wait()})")
+
+
+async def setup_rooms(base: str, rooms: int, seats: int) -> list[Room]:
+    limit = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+
+        async def one(number: int) -> Room:
+            async with limit:
+                made = await http.post("/api/rooms", json={"name": f"P{number}", "seats": seats})
+                made.raise_for_status()
+                code, host = made.json()["code"], made.json()["token"]
+                room = Room(code, host, [Seat(0, host)])
+                for index in range(1, seats):
+                    joined = await http.post(f"/api/rooms/{code}/join", json={"name": f"S{index}"})
+                    joined.raise_for_status()
+                    room.seats.append(Seat(index, joined.json()["token"]))
+                return room
+
+        return list(await asyncio.gather(*(one(n) for n in range(rooms))))
+
+
+async def start_games(base: str, rooms: list[Room]) -> None:
+    limit = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+
+        async def one(room: Room) -> None:
+            async with limit:
+                auth = {"Authorization": f"Bearer {room.host_token}"}
+                (await http.post(f"/api/rooms/{room.code}/start", headers=auth)).raise_for_status()
+
+        await asyncio.gather(*(one(room) for room in rooms))
+
+
+@dataclass
+class Run:
+    name: str
+    seats: int
+    idle_bytes_per_connection: float
+    steps: list[Step]
+    view_bytes: float
+
+
+async def run_game_server(args: argparse.Namespace) -> Run:
+    port = args.first_port
+    prefix = f"cash_stash_load:{uuid.uuid4().hex[:8]}:"
+    env = {
+        **os.environ,
+        "CASH_STASH_REDIS_URL": REDIS_URL,
+        "CASH_STASH_REDIS_PREFIX": prefix,
+        "CASH_STASH_DATABASE_URL": "sqlite+aiosqlite:///:memory:",
+        "CASH_STASH_AI_WORKERS": "0",
+        "CASH_STASH_JOIN_LIMIT": "1000000",
+        "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
+        "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
+        "CASH_STASH_LOG_LEVEL": "warning",
+    }
+    command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port", str(port)]
+    with tempfile.TemporaryFile("w+") as log:
+        process = subprocess.Popen(command, env=env, stderr=log, text=True)  # noqa: ASYNC220
+        try:
+            _pin(process.pid, 0)
+            base = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(base_url=base) as http:
+                for _ in range(100):
+                    try:
+                        await http.get("/healthz")
+                        break
+                    except httpx.TransportError:
+                        await asyncio.sleep(0.1)
+            rooms = await setup_rooms(base, args.rooms, args.seats)
+            idle_before = rss_bytes(process.pid)
+
+            def url(room: Room, seat: Seat) -> str:
+                return f"ws://127.0.0.1:{port}/ws/{room.code}?token={seat.token}"
+
+            swarm = Swarm(base, url, rooms)
+            await swarm.connect_all()
+            await start_games(base, rooms)
+            await swarm.ready()
+            await asyncio.sleep(2)
+            idle = (rss_bytes(process.pid) - idle_before) / (args.rooms * args.seats)
+            steps = await measure(swarm, process.pid, args.rates, args.seconds)
+            view_bytes = swarm.stats.view_bytes / max(swarm.stats.views, 1)
+            await swarm.close()
+            return Run("game server", args.rooms * args.seats, idle, steps, view_bytes)
+        finally:
+            process.terminate()
+            process.wait(15)
+            _forget(prefix)
+            log.seek(0)
+            problems = [line for line in log if " level=error " in line or "Traceback" in line]
+            print("".join(problems[:10]), end="")
+
+
+async def run_bare_server(args: argparse.Namespace, pad: int) -> Run:
+    port = args.first_port + 1
+    command = [sys.executable, str(BENCH / "bare.py"), "--port", str(port), "--pad", str(pad)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)  # noqa: ASYNC220
+    try:
+        _pin(process.pid, 0)
+        _wait_for_line(process, "serving")
+        idle_before = rss_bytes(process.pid)
+        rooms = [
+            Room(f"R{number}", None, [Seat(index) for index in range(args.seats)])
+            for number in range(args.rooms)
+        ]
+
+        def url(room: Room, seat: Seat) -> str:
+            return f"ws://127.0.0.1:{port}/ws/{room.code}?seat={seat.index}&seats={args.seats}"
+
+        swarm = Swarm("", url, rooms)
+        await swarm.connect_all()
+        await swarm.ready()
+        await asyncio.sleep(2)
+        idle = (rss_bytes(process.pid) - idle_before) / (args.rooms * args.seats)
+        steps = await measure(swarm, process.pid, args.rates, args.seconds)
+        view_bytes = swarm.stats.view_bytes / max(swarm.stats.views, 1)
+        await swarm.close()
+        return Run("bare fan-out", args.rooms * args.seats, idle, steps, view_bytes)
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
+def _forget(prefix: str) -> None:
+    import redis
+
+    with redis.Redis.from_url(REDIS_URL) as client:
+        keys = list(client.scan_iter(f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+
+
+def report(run: Run) -> None:
+    print(f"\n{run.name}: {run.seats} connected seats, {run.view_bytes:.0f} B per view")
+    print(f"  memory per idle connection: {run.idle_bytes_per_connection / 1024:.1f} KiB")
+    print("  offered/s  actions/s  views/s  p50 ms  p99 ms  CPU ms/action  CPU share  missed")
+    for s in run.steps:
+        print(
+            f"  {s.rate:9.0f}  {s.actions_per_second:9.1f}  {s.views_per_second:7.0f}"
+            f"  {s.p50_ms:6.1f}  {s.p99_ms:6.1f}  {s.cpu_per_action_ms:13.2f}"
+            f"  {s.cpu_share:9.0%}  {s.missed:6d}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=250)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--rates", default="0.5,1,2", help="actions per second per room")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per rate")
+    parser.add_argument("--first-port", type=int, default=18401)
+    args = parser.parse_args()
+    args.rates = [float(rate) for rate in args.rates.split(",")]
+    if not 1 <= args.rooms <= MAX_ROOMS or not 0 < args.seconds <= MAX_SECONDS:
+        raise SystemExit(f"keep to 1-{MAX_ROOMS} rooms and at most {MAX_SECONDS:.0f} s per rate")
+    _pin(0, 1)
+    game = asyncio.run(run_game_server(args))
+    report(game)
+    bare = asyncio.run(run_bare_server(args, pad=max(0, int(game.view_bytes) - 100)))
+    report(bare)
+    print("\nCPU per action, game server / bare fan-out:")
+    for ours, floor in zip(game.steps, bare.steps, strict=True):
+        ratio = ours.cpu_per_action_ms / floor.cpu_per_action_ms
+        print(f"  {ours.rate:6.0f} offered/s: {ratio:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
