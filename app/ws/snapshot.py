@@ -29,6 +29,12 @@ class Snapshot:
         return engine.loads(self.room.game.state)
 
     @cached_property
+    def _legal_actions(self) -> list[dict[str, Any]]:
+        """Every seat's legal actions, worked out once for all the room's connections."""
+        actions: list[dict[str, Any]] = engine.legal_actions(self._engine_state)
+        return actions
+
+    @cached_property
     def room_message(self) -> dict[str, Any]:
         return RoomMessage(room=room_public(self.room)).model_dump(mode="json")
 
@@ -42,7 +48,7 @@ class Snapshot:
             legal: list[dict[str, Any]] = []
             blocked: list[dict[str, Any]] = []
             if seat is not None and not engine.is_over(state):
-                legal = [action for action in engine.legal_actions(state) if action["seat"] == seat]
+                legal = [action for action in self._legal_actions if action["seat"] == seat]
                 blocked = engine.blocked_actions(state, seat)
             ref = next(
                 (
