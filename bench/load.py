@@ -177,6 +177,8 @@ class Step:
     p99_ms: float
     cpu_per_action_ms: float
     cpu_share: float
+    generator_share: float
+    """This load generator's own CPU use: near 100% means it, not the server, is the limit."""
     missed: int
 
 
@@ -186,10 +188,12 @@ async def measure(swarm: Swarm, pid: int, rates: list[float], seconds: float) ->
         for rate in rates:
             stats = swarm.stats
             before = (stats.views, len(stats.latencies), stats.missed, cpu_seconds(pid))
+            generator_before = time.process_time()
             started = time.monotonic()
             await swarm.drive(rate, seconds, http if swarm.base else None)
             elapsed = time.monotonic() - started
             cpu = cpu_seconds(pid) - before[3]
+            generator = time.process_time() - generator_before
             window = sorted(stats.latencies[before[1] :])
             done = len(window)
             steps.append(
@@ -203,6 +207,7 @@ async def measure(swarm: Swarm, pid: int, rates: list[float], seconds: float) ->
                     else float("nan"),
                     cpu_per_action_ms=1000 * cpu / max(done, 1),
                     cpu_share=cpu / elapsed,
+                    generator_share=generator / elapsed,
                     missed=stats.missed - before[2],
                 )
             )
@@ -297,6 +302,7 @@ async def run_game_server(args: argparse.Namespace) -> Run:
                     except httpx.TransportError:
                         await asyncio.sleep(0.1)
             rooms = await setup_rooms(base, args.rooms, args.seats)
+            await start_games(base, rooms)
             idle_before = rss_bytes(process.pid)
 
             def url(room: Room, seat: Seat) -> str:
@@ -304,7 +310,6 @@ async def run_game_server(args: argparse.Namespace) -> Run:
 
             swarm = Swarm(base, url, rooms)
             await swarm.connect_all()
-            await start_games(base, rooms)
             await swarm.ready()
             await asyncio.sleep(2)
             idle = (rss_bytes(process.pid) - idle_before) / (args.rooms * args.seats)
@@ -363,12 +368,15 @@ def _forget(prefix: str) -> None:
 def report(run: Run) -> None:
     print(f"\n{run.name}: {run.seats} connected seats, {run.view_bytes:.0f} B per view")
     print(f"  memory per idle connection: {run.idle_bytes_per_connection / 1024:.1f} KiB")
-    print("  offered/s  actions/s  views/s  p50 ms  p99 ms  CPU ms/action  CPU share  missed")
+    print(
+        "  offered/s  actions/s  views/s  p50 ms  p99 ms  CPU ms/action  CPU share"
+        "  generator  missed"
+    )
     for s in run.steps:
         print(
             f"  {s.rate:9.0f}  {s.actions_per_second:9.1f}  {s.views_per_second:7.0f}"
             f"  {s.p50_ms:6.1f}  {s.p99_ms:6.1f}  {s.cpu_per_action_ms:13.2f}"
-            f"  {s.cpu_share:9.0%}  {s.missed:6d}"
+            f"  {s.cpu_share:9.0%}  {s.generator_share:9.0%}  {s.missed:6d}"
         )
 
 
