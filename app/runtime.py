@@ -18,7 +18,8 @@ from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
 from app.ws.hub import Hub
 
-_STOP_SECONDS = 2.0
+_STOP_SECONDS = 1.0
+"""The longest each step of stopping may take (clock loop, subscription, AI workers)."""
 
 
 def store_for(settings: Settings) -> RoomStore:
@@ -56,7 +57,7 @@ async def running(
             settings=settings, service=service, hub=hub, scheduler=scheduler, metrics=metrics
         )
     finally:
-        await scheduler.stop()
+        await scheduler.stop(seconds=_STOP_SECONDS)
         for task in tasks:
             task.cancel()
         # Bounded: a client library that swallows a cancellation must not hang the shutdown.

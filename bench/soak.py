@@ -1,9 +1,10 @@
 """Soak: rooms of AI players on two server processes sharing one Redis, all played to the end.
 
 Checks that every game finished, was stored exactly once, and that no process logged an error.
-Loopback only; it starts and stops its own servers (``python bench/soak.py --help``)::
+Loopback only; it starts and stops its own servers and migrates the database it is given
+(``python bench/soak.py --help``)::
 
-    python bench/soak.py --rooms 200
+    python bench/soak.py --rooms 200 --database-url postgresql+asyncpg://…/empty_database
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import argparse
 import asyncio
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
 REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
@@ -88,19 +90,24 @@ async def play_rooms(
     )
 
 
-def stored_games(database: Path) -> dict[str, int]:
+async def stored_games(database_url: str) -> dict[str, int]:
     """How many rows each game id has in the database."""
-    with sqlite3.connect(database) as db:
-        return dict(db.execute("SELECT id, count(*) FROM games GROUP BY id").fetchall())
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            rows = await connection.execute(text("SELECT id, count(*) FROM games GROUP BY id"))
+            return {str(game_id): int(count) for game_id, count in rows}
+    finally:
+        await engine.dispose()
 
 
-def soak_env(database: Path, prefix: str) -> dict[str, str]:
+def soak_env(database_url: str, prefix: str) -> dict[str, str]:
     """Server settings for a soak: rooms in Redis, AI right away, absent hosts played at once."""
     return {
         **os.environ,
         "CASH_STASH_REDIS_URL": REDIS_URL,
         "CASH_STASH_REDIS_PREFIX": prefix,
-        "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+        "CASH_STASH_DATABASE_URL": database_url,
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_AI_WORKERS": "1",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "0",
@@ -135,11 +142,16 @@ def main() -> None:
     parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
     parser.add_argument("--seconds", type=float, default=900.0, help="give up after this long")
     parser.add_argument("--first-port", type=int, default=18301)
+    parser.add_argument(
+        "--database-url",
+        help="an empty database for the finished games (Postgres: postgresql+asyncpg://…); "
+        "default: a SQLite file in a scratch folder",
+    )
     args = parser.parse_args()
     prefix = f"cash_stash_soak:{uuid.uuid4().hex[:8]}:"
     with tempfile.TemporaryDirectory() as scratch:
-        database = Path(scratch) / "games.db"
-        env = soak_env(database, prefix)
+        database_url = args.database_url or f"sqlite+aiosqlite:///{Path(scratch) / 'games.db'}"
+        env = soak_env(database_url, prefix)
         subprocess.run(
             [str(Path(sys.executable).parent / "cash-stash"), "migrate"], env=env, check=True
         )
@@ -162,9 +174,13 @@ def main() -> None:
             for server in servers:
                 server.terminate()
             for server in servers:
-                server.wait(15)
+                try:
+                    server.wait(15)
+                except subprocess.TimeoutExpired:
+                    print(f"server {server.pid} did not stop within 15 s of SIGTERM; killed")
+                    server.kill()
             _forget(prefix)
-        rows = stored_games(database)
+        rows = asyncio.run(stored_games(database_url))
     logged = "".join(line for log in logs for line in log)
     errors = [line for line in logged.splitlines() if " level=error " in line]
     recorded = sum(p.recorded for p in played)

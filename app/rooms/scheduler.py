@@ -71,11 +71,16 @@ class Scheduler:
         if not claimed:
             self._resting[code] = time.time() + _BUSY_SECONDS
 
-    async def stop(self) -> None:
-        """End the loop and the wakes in progress (their rooms stay due for another process)."""
+    async def stop(self, *, seconds: float) -> None:
+        """End the loop and the wakes in progress (their rooms stay due for another process).
+
+        Waits at most ``seconds``: a wake cancelled inside a database write may take long to
+        unwind (its session rolls back), and a stopping process must still exit in time.
+        """
         self._stopping = True
         self.poke()
         tasks = list(self._running.values())
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            await asyncio.wait(tasks, timeout=seconds)

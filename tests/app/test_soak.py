@@ -50,7 +50,7 @@ async def test_rooms_of_ai_players_on_two_processes_all_finish_stored_once(
     bases = [server.endpoint.base_url for server in ai_servers]
     played = await play_rooms(bases, ROOMS, seats=2, level="easy", seconds=45)
     assert all(game.recorded for game in played), "a finished game was not recorded"
-    rows = stored_games(database)
+    rows = await stored_games(f"sqlite+aiosqlite:///{database}")
     assert {game.game_id: 1 for game in played} == rows, "each game is stored exactly once"
     logged = "".join(server.logged for server in ai_servers)
     recorded_lines = [line for line in logged.splitlines() if 'msg="recorded game ' in line]
