@@ -64,6 +64,9 @@ class Scheduler:
         claimed = True
         try:
             claimed = await self._service.wake(code)
+        except (RedisError, OSError) as error:
+            # The room stays due, so the next pass tries it again.
+            logger.warning("waking the room: store unavailable (%s)", error, extra={"room": code})
         except Exception:
             logger.exception("waking the room failed", extra={"room": code})
         finally:
