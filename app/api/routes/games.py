@@ -8,10 +8,10 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from app.db import repository
-from app.db.models import Game, GameSeat
+from app.db.models import Game
 from app.db.session import SessionDep
 from app.replay import Replay, replay
 
@@ -20,6 +20,8 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 class SeatPublic(BaseModel):
     """Who sat in one seat and how they did."""
+
+    model_config = ConfigDict(from_attributes=True)
 
     seat: int
     name: str
@@ -31,19 +33,6 @@ class SeatPublic(BaseModel):
     rating_before: float | None
     """Displayed rating before this game; None when the game did not move it."""
     rating_after: float | None
-
-    @classmethod
-    def of(cls, seat: GameSeat) -> SeatPublic:
-        return cls(
-            seat=seat.seat,
-            name=seat.name,
-            player_id=seat.player_id,
-            ai_level=seat.ai_level,
-            total=seat.total,
-            winner=seat.winner,
-            rating_before=seat.rating_before,
-            rating_after=seat.rating_after,
-        )
 
 
 class GameSummary(BaseModel):
@@ -73,7 +62,7 @@ class GameSummary(BaseModel):
             rules=game.rules,
             draft=game.draft,
             rounds=game.config.get("rounds", 1),
-            players=[SeatPublic.of(seat) for seat in game.seats],
+            players=[SeatPublic.model_validate(seat) for seat in game.seats],
             round_scores=game.round_scores,
             totals=game.totals,
             winners=game.winners,

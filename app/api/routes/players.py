@@ -6,17 +6,18 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from app.api.routes.games import SeatPublic
 from app.db import repository
-from app.db.models import Player
 from app.db.session import SessionDep
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
 
 class PlayerPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
     id: str
     """The public player id (never the guest id the browser keeps)."""
     name: str
@@ -27,19 +28,6 @@ class PlayerPublic(BaseModel):
     games: int
     rated_games: int
     wins: int
-
-    @classmethod
-    def of(cls, player: Player) -> PlayerPublic:
-        return cls(
-            id=player.id,
-            name=player.name,
-            rating=player.rating,
-            mu=player.mu,
-            sigma=player.sigma,
-            games=player.games,
-            rated_games=player.rated_games,
-            wins=player.wins,
-        )
 
 
 class PlayerGame(BaseModel):
@@ -81,7 +69,7 @@ async def read_player_games(
         raise HTTPException(status_code=404, detail="No finished games for this player.")
     page = await repository.player_games(session, player_id=player.id, limit=limit, offset=offset)
     return PlayerHistory(
-        player=PlayerPublic.of(player),
+        player=PlayerPublic.model_validate(player),
         games=[
             PlayerGame(
                 id=game.id,
@@ -94,7 +82,7 @@ async def read_player_games(
                 winner=seat.winner,
                 rating_before=seat.rating_before,
                 rating_after=seat.rating_after,
-                players=[SeatPublic.of(other) for other in game.seats],
+                players=[SeatPublic.model_validate(other) for other in game.seats],
             )
             for seat, game in page.items
         ],
