@@ -309,14 +309,7 @@ async def run_game_server(args: argparse.Namespace) -> Run:
                 return f"ws://127.0.0.1:{port}/ws/{room.code}?token={seat.token}"
 
             swarm = Swarm(base, url, rooms)
-            await swarm.connect_all()
-            await swarm.ready()
-            await asyncio.sleep(2)
-            idle = (rss_bytes(process.pid) - idle_before) / (args.rooms * args.seats)
-            steps = await measure(swarm, process.pid, args.rates, args.seconds)
-            view_bytes = swarm.stats.view_bytes / max(swarm.stats.views, 1)
-            await swarm.close()
-            return Run("game server", args.rooms * args.seats, idle, steps, view_bytes)
+            return await run_swarm("game server", swarm, process.pid, idle_before, args)
         finally:
             process.terminate()
             process.wait(15)
@@ -324,6 +317,20 @@ async def run_game_server(args: argparse.Namespace) -> Run:
             log.seek(0)
             problems = [line for line in log if " level=error " in line or "Traceback" in line]
             print("".join(problems[:10]), end="")
+
+
+async def run_swarm(
+    name: str, swarm: Swarm, pid: int, idle_before: int, args: argparse.Namespace
+) -> Run:
+    """Connect every seat, measure idle memory per connection, then play each rate."""
+    await swarm.connect_all()
+    await swarm.ready()
+    await asyncio.sleep(2)
+    idle = (rss_bytes(pid) - idle_before) / (args.rooms * args.seats)
+    steps = await measure(swarm, pid, args.rates, args.seconds)
+    view_bytes = swarm.stats.view_bytes / max(swarm.stats.views, 1)
+    await swarm.close()
+    return Run(name, args.rooms * args.seats, idle, steps, view_bytes)
 
 
 async def run_bare_server(args: argparse.Namespace, pad: int) -> Run:
@@ -343,14 +350,7 @@ async def run_bare_server(args: argparse.Namespace, pad: int) -> Run:
             return f"ws://127.0.0.1:{port}/ws/{room.code}?seat={seat.index}&seats={args.seats}"
 
         swarm = Swarm("", url, rooms)
-        await swarm.connect_all()
-        await swarm.ready()
-        await asyncio.sleep(2)
-        idle = (rss_bytes(process.pid) - idle_before) / (args.rooms * args.seats)
-        steps = await measure(swarm, process.pid, args.rates, args.seconds)
-        view_bytes = swarm.stats.view_bytes / max(swarm.stats.views, 1)
-        await swarm.close()
-        return Run("bare fan-out", args.rooms * args.seats, idle, steps, view_bytes)
+        return await run_swarm("bare fan-out", swarm, process.pid, idle_before, args)
     finally:
         process.terminate()
         process.wait(15)
@@ -398,6 +398,9 @@ def main() -> None:
     report(bare)
     print("\nCPU per action, game server / bare fan-out:")
     for ours, floor in zip(game.steps, bare.steps, strict=True):
+        if floor.cpu_per_action_ms <= 0:
+            print(f"  {ours.rate:6.0f} offered/s: n/a (the bare server used no measurable CPU)")
+            continue
         ratio = ours.cpu_per_action_ms / floor.cpu_per_action_ms
         print(f"  {ours.rate:6.0f} offered/s: {ratio:.1f}x")
 
