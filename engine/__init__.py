@@ -2,6 +2,11 @@
 
 The JSON-level contract (DESIGN.md): ``new_game``, ``legal_actions``, ``blocked_actions``,
 ``apply_action``, ``view_for``, ``is_over``, ``scores``, ``dumps`` / ``loads``.
+
+For searches there is a faster path over the same rules: ``search_copy`` makes a private
+copy with the log off, ``moves`` lists the legal actions as tuples (the same actions, in the
+same order, as ``legal_actions``) and ``play`` applies one to that copy in place, unchecked.
+``action_of`` turns a move into its JSON action.
 """
 
 from __future__ import annotations
@@ -9,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.actions import apply_action
+from engine.actions import apply_action, play
 from engine.blocked import blocked_actions
 from engine.cards import CardId, Kind
 from engine.determinize import Sampler, determinize
 from engine.errors import EngineError, IllegalAction, InvalidConfig
-from engine.legal import legal_actions
+from engine.legal import Move, action_of, legal_actions, moves
 from engine.serialize import dumps, loads
 from engine.setup import new_state, parse_config
 from engine.state import Seat, State
@@ -26,6 +31,13 @@ def new_game(config: Mapping[str, Any]) -> State:
     """Shuffle and deal a new game; ``InvalidConfig`` for a configuration the rules forbid."""
     parsed = parse_config(config)
     return new_state(parsed, config.get("setup"))
+
+
+def search_copy(state: State) -> State:
+    """A private copy to ``play`` moves on in place; it keeps no log of what follows."""
+    copy = state.copy()
+    copy.log_enabled = False
+    return copy
 
 
 def is_over(state: State) -> bool:
@@ -53,9 +65,11 @@ __all__ = [
     "IllegalAction",
     "InvalidConfig",
     "Kind",
+    "Move",
     "Sampler",
     "Seat",
     "State",
+    "action_of",
     "apply_action",
     "blocked_actions",
     "determinize",
@@ -63,10 +77,13 @@ __all__ = [
     "is_over",
     "legal_actions",
     "loads",
+    "moves",
     "new_game",
     "open_view",
+    "play",
     "result",
     "scores",
+    "search_copy",
     "to_act",
     "view_for",
 ]

@@ -118,6 +118,14 @@ PAIRS: tuple[tuple[bool, ...], ...] = tuple(
 """PAIRS[a][b]: whether cards a and b form a set (a lookup table: legal moves need it often)."""
 
 
+MATCHES: dict[Kind, tuple[bool, ...]] = {
+    kind: tuple(matches(card, kind) for card in range(CARD_COUNT)) for kind in ASSETS
+}
+"""MATCHES[kind][card]: whether a card matches a set of that kind (an asset or any wild)."""
+SINGLES: tuple[tuple[CardId], ...] = tuple((card,) for card in range(CARD_COUNT))
+"""A one-card play of each card, built once."""
+
+
 def set_kind(cards: list[CardId]) -> Kind:
     """The kind of a set: the kind of its assets (a set always holds at least one)."""
     for card in cards:

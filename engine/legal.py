@@ -1,17 +1,27 @@
-"""Every action legal now (DESIGN.md: ``legal_actions``)."""
+"""Every action legal now (DESIGN.md: ``legal_actions``), as compact moves and as JSON actions.
+
+``moves`` lists what is legal as tuples: the action type, the seat, then the action's fields in a
+fixed order (the comments on the type names below). They are cheap to build and ``play``
+(engine.actions) applies one in place, which is what a search needs. ``legal_actions`` is the
+same list in the JSON form of DESIGN.md, in the same order: one generator serves both.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
 from engine.cards import (
+    ACTIONS,
     IS_ACTION,
     IS_ASSET,
     IS_PENNY_JAR,
     IS_WILD,
     KIND_OF,
+    MATCHES,
     PAIRS,
+    SINGLES,
     WILDS,
     CardId,
     Kind,
@@ -22,41 +32,63 @@ from engine.state import Seat, State
 from engine.turns import piles_of
 
 Action = dict[str, Any]
+Move = tuple[Any, ...]
+"""A legal action as a tuple: ``(type, seat, *fields)``."""
+
+FORM_SET = "form_set"  # (FORM_SET, seat, card, card)
+FORM_SET_DISCARD = "form_set_discard"  # (FORM_SET_DISCARD, seat, card)
+DISCARD = "discard"  # (DISCARD, seat, card)
+IMPROVE = "improve"  # (IMPROVE, seat, card)
+CHALLENGE = "challenge"  # (CHALLENGE, seat, cards, target, depth)
+ANSWER = "answer"  # (ANSWER, seat, cards)
+CONCEDE = "concede"  # (CONCEDE, seat)
+SWAP = "swap"  # (SWAP, seat, card, target)
+MOVE = "move"  # (MOVE, seat, card, target, direction)
+END_TURN = "end_turn"  # (END_TURN, seat)
+DRAFT = "draft"  # (DRAFT, seat, card, piles)
+CHOOSE = "choose"  # (CHOOSE, seat, direction)
+
 DIRECTIONS = ("top_to_bottom", "bottom_to_top")
 
 
 def legal_actions(state: State) -> list[Action]:
+    return [_JSON[move[0]](move) for move in moves(state)]
+
+
+def action_of(move: Move) -> Action:
+    """The JSON form of a move (DESIGN.md's action vocabulary)."""
+    return _JSON[move[0]](move)
+
+
+def moves(state: State) -> list[Move]:
+    """Every legal action now, as moves, in the order of ``legal_actions``."""
     if state.over:
         return []
-    if state.pending is not None:
-        seat = state.pending.chooser
-        return [{"type": "choose", "seat": seat, "direction": d} for d in DIRECTIONS]
-    if state.challenge is not None:
-        return _answers(state)
-    return _turn_actions(state)
-
-
-def weighted_plays(hand: list[CardId], kind: Kind, need: int) -> list[list[CardId]]:
-    """The plays that meet ``need`` with no card more than needed (R-7)."""
-    matching = [card for card in hand if IS_WILD[card] or KIND_OF[card] is kind]
-    if need == 1:
-        return [[card] for card in matching]
-    plays = [[card] for card in matching if IS_PENNY_JAR[card]]
-    singles = [card for card in matching if not IS_PENNY_JAR[card]]
-    plays.extend([a, b] for a, b in combinations(singles, 2))
-    return plays
-
-
-def _answers(state: State) -> list[Action]:
+    pending = state.pending
+    if pending is not None:
+        seat = pending.chooser
+        return [(CHOOSE, seat, direction) for direction in DIRECTIONS]
     challenge = state.challenge
-    assert challenge is not None
-    seat = challenge.to_answer
-    actions: list[Action] = [
-        {"type": "answer", "seat": seat, "cards": cards}
-        for cards in weighted_plays(state.hands[seat], challenge.kind, challenge.need)
-    ]
-    actions.append({"type": "concede", "seat": seat})
-    return actions
+    if challenge is not None:
+        seat = challenge.to_answer
+        answers: list[Move] = [
+            (ANSWER, seat, cards)
+            for cards in weighted_plays(state.hands[seat], challenge.kind, challenge.need)
+        ]
+        answers.append((CONCEDE, seat))
+        return answers
+    return _turn_moves(state)
+
+
+def weighted_plays(hand: list[CardId], kind: Kind, need: int) -> list[tuple[CardId, ...]]:
+    """The plays that meet ``need`` with no card more than needed (R-7)."""
+    match = MATCHES[kind]
+    matching = [card for card in hand if match[card]]
+    if need == 1:
+        return [SINGLES[card] for card in matching]
+    plays: list[tuple[CardId, ...]] = [SINGLES[card] for card in matching if IS_PENNY_JAR[card]]
+    plays.extend(combinations([card for card in matching if not IS_PENNY_JAR[card]], 2))
+    return plays
 
 
 def exposed_depths(state: State, seat: Seat) -> range:
@@ -64,98 +96,105 @@ def exposed_depths(state: State, seat: Seat) -> range:
     return range(min(state.rules.exposed_depth, len(state.stacks[seat]) - 1))
 
 
-def _turn_actions(state: State) -> list[Action]:
+def _turn_moves(state: State) -> list[Move]:
     seat = state.active
     hand = state.hands[seat]
-    rules = state.rules
-    actions: list[Action] = []
-    if state.actions_done > 0:
-        actions.append({"type": "end_turn", "seat": seat})
+    found: list[Move] = [(END_TURN, seat)] if state.actions_done else []
     if not hand:
-        return actions
-    actions.extend(
-        [
-            {"type": "form_set", "seat": seat, "cards": [a, b]}
-            for i, a in enumerate(hand)
-            for b in hand[i + 1 :]
-            if PAIRS[a][b]
-        ]
-    )
-    if state.discard:
-        pairs_with = PAIRS[state.discard[-1]]
-        actions.extend(
-            [{"type": "form_set_discard", "seat": seat, "card": c} for c in hand if pairs_with[c]]
-        )
-    actions.extend([{"type": "discard", "seat": seat, "card": card} for card in hand])
+        return found
+    rules = state.config.rule_set
+    append = found.append
+    kinds = {KIND_OF[card] for card in hand}
+    has_wild = not kinds.isdisjoint(WILDS)
+    if has_wild or len(kinds) < len(hand):
+        found += [(FORM_SET, seat, a, b) for a, b in combinations(hand, 2) if PAIRS[a][b]]
+    discard = state.discard
+    if discard:
+        pairs_with = PAIRS[discard[-1]]
+        for card in hand:
+            if pairs_with[card]:
+                append((FORM_SET_DISCARD, seat, card))
+    for card in hand:
+        append((DISCARD, seat, card))
     own = state.stacks[seat]
-    if rules.improve and own:
-        kind = set_kind(own[-1])
-        actions.extend(
-            [
-                {"type": "improve", "seat": seat, "card": card}
-                for card in hand
-                if IS_ASSET[card] and KIND_OF[card] is kind
-            ]
-        )
     if own:
-        _challenges(state, seat, hand, actions)
-    _action_cards(state, seat, hand, actions)
+        kind = set_kind(own[-1])
+        if rules.improve and kind in kinds:
+            for card in hand:
+                if KIND_OF[card] is kind:
+                    append((IMPROVE, seat, card))
+        _challenges(state, seat, hand, kinds, has_wild, found)
+    if rules.has_actions and not kinds.isdisjoint(ACTIONS):
+        _action_cards(state, seat, hand, found)
     if state.config.draft:
-        _drafts(state, seat, hand, actions)
-    return actions
+        _drafts(state, seat, hand, found)
+    return found
 
 
-def _challenges(state: State, seat: Seat, hand: list[CardId], actions: list[Action]) -> None:
-    exposed_depth = state.rules.exposed_depth
-    in_hand = {KIND_OF[card] for card in hand}
-    has_wild = not in_hand.isdisjoint(WILDS)
+def _challenges(
+    state: State,
+    seat: Seat,
+    hand: list[CardId],
+    kinds: set[Kind],
+    has_wild: bool,
+    found: list[Move],
+) -> None:
+    # Plain loops, not comprehensions: these lists are short and this runs in every playout.
+    deep = state.config.rule_set.exposed_depth > 1
     barred = state.barred
-    for rival, stack in enumerate(state.stacks):
-        if len(stack) < 2 or rival == seat or rival in barred:
+    append = found.append
+    rival = -1
+    for stack in state.stacks:
+        rival += 1
+        if rival == seat or len(stack) < 2 or rival in barred:
             continue
-        for depth in range(exposed_depth if len(stack) > exposed_depth else len(stack) - 1):
-            kind = set_kind(stack[-1 - depth])
-            if not has_wild and kind not in in_hand:
-                continue
-            for cards in weighted_plays(hand, kind, 2 if depth else 1):
-                actions.append(
-                    {
-                        "type": "challenge",
-                        "seat": seat,
-                        "target": rival,
-                        "depth": depth,
-                        "cards": cards,
-                    }
-                )
+        prize = stack[-1]
+        first = prize[0]
+        kind = KIND_OF[first] if IS_ASSET[first] else set_kind(prize)
+        if has_wild or kind in kinds:
+            match = MATCHES[kind]
+            for card in hand:
+                if match[card]:
+                    append((CHALLENGE, seat, SINGLES[card], rival, 0))
+        if not deep or len(stack) < 3:
+            continue
+        prize = stack[-2]  # second from top: two matching cards or a Penny Jar (RULES.md §5)
+        first = prize[0]
+        kind = KIND_OF[first] if IS_ASSET[first] else set_kind(prize)
+        if not has_wild and kind not in kinds:
+            continue
+        match = MATCHES[kind]
+        singles = []
+        for card in hand:
+            if match[card]:
+                if IS_PENNY_JAR[card]:
+                    append((CHALLENGE, seat, SINGLES[card], rival, 1))
+                else:
+                    singles.append(card)
+        if len(singles) > 1:
+            for cards in combinations(singles, 2):
+                append((CHALLENGE, seat, cards, rival, 1))
 
 
-def _action_cards(state: State, seat: Seat, hand: list[CardId], actions: list[Action]) -> None:
-    if not state.rules.has_actions:
-        return
+def _action_cards(state: State, seat: Seat, hand: list[CardId], found: list[Move]) -> None:
     stacks = state.stacks
     for card in hand:
         if not IS_ACTION[card]:
             continue
         if KIND_OF[card] is Kind.SWAP:
             if stacks[seat]:
-                for rival, stack in enumerate(stacks):
-                    if rival != seat and stack:
-                        actions.append(
-                            {"type": "swap", "seat": seat, "card": card, "target": rival}
-                        )
+                found += [
+                    (SWAP, seat, card, rival)
+                    for rival, stack in enumerate(stacks)
+                    if rival != seat and stack
+                ]
         else:
-            for target, stack in enumerate(stacks):
-                if len(stack) >= 2:
-                    for direction in DIRECTIONS:
-                        actions.append(
-                            {
-                                "type": "move",
-                                "seat": seat,
-                                "card": card,
-                                "target": target,
-                                "direction": direction,
-                            }
-                        )
+            found += [
+                (MOVE, seat, card, target, direction)
+                for target, stack in enumerate(stacks)
+                if len(stack) >= 2
+                for direction in DIRECTIONS
+            ]
 
 
 def claim_kind(cards: list[CardId]) -> Kind | None:
@@ -179,19 +218,48 @@ def draft_tops(state: State, seat: Seat) -> list[int]:
     return [p for p in piles_of(state, seat) if state.piles[p] and not state.covered[p]]
 
 
-def _drafts(state: State, seat: Seat, hand: list[CardId], actions: list[Action]) -> None:
+def _drafts(state: State, seat: Seat, hand: list[CardId], found: list[Move]) -> None:
     tops = draft_tops(state, seat)
     groups = (
-        [list(g) for size in range(1, len(tops) + 1) for g in combinations(tops, size)]
+        [g for size in range(1, len(tops) + 1) for g in combinations(tops, size)]
         if state.config.players == 2
-        else [[p] for p in tops]
+        else [(p,) for p in tops]
     )
     for card in hand:
         if IS_ACTION[card]:
             continue
         for piles in groups:
             if claim_kind([card, *(state.piles[p][-1] for p in piles)]) is not None:
-                actions.append({"type": "draft", "seat": seat, "card": card, "piles": piles})
+                found.append((DRAFT, seat, card, piles))
 
 
-__all__ = ["Action", "legal_actions", "matches", "weighted_plays"]
+_JSON: dict[str, Callable[[Move], Action]] = {
+    FORM_SET: lambda m: {"type": FORM_SET, "seat": m[1], "cards": [m[2], m[3]]},
+    FORM_SET_DISCARD: lambda m: {"type": FORM_SET_DISCARD, "seat": m[1], "card": m[2]},
+    DISCARD: lambda m: {"type": DISCARD, "seat": m[1], "card": m[2]},
+    IMPROVE: lambda m: {"type": IMPROVE, "seat": m[1], "card": m[2]},
+    CHALLENGE: lambda m: {
+        "type": CHALLENGE,
+        "seat": m[1],
+        "target": m[3],
+        "depth": m[4],
+        "cards": list(m[2]),
+    },
+    ANSWER: lambda m: {"type": ANSWER, "seat": m[1], "cards": list(m[2])},
+    CONCEDE: lambda m: {"type": CONCEDE, "seat": m[1]},
+    SWAP: lambda m: {"type": SWAP, "seat": m[1], "card": m[2], "target": m[3]},
+    MOVE: lambda m: {
+        "type": MOVE,
+        "seat": m[1],
+        "card": m[2],
+        "target": m[3],
+        "direction": m[4],
+    },
+    END_TURN: lambda m: {"type": END_TURN, "seat": m[1]},
+    DRAFT: lambda m: {"type": DRAFT, "seat": m[1], "card": m[2], "piles": list(m[3])},
+    CHOOSE: lambda m: {"type": CHOOSE, "seat": m[1], "direction": m[2]},
+}
+"""Each move type's JSON form, keys in the order the contract shows them."""
+
+
+__all__ = ["Action", "Move", "action_of", "legal_actions", "matches", "moves", "weighted_plays"]

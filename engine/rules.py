@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import CARD_COUNT, KIND_OF, CardId, Kind
 
@@ -26,9 +26,11 @@ class RuleSet:
     excluded: frozenset[Kind]
     """Kinds left out of the deck."""
 
-    @property
-    def has_actions(self) -> bool:
-        return Kind.SWAP not in self.excluded
+    has_actions: bool = field(init=False)
+    """Whether the deck holds Swap and Move (looked up on every move, so set once)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "has_actions", Kind.SWAP not in self.excluded)
 
 
 RULE_SETS: dict[str, RuleSet] = {

@@ -31,9 +31,11 @@ def draw_up(state: State, seat: Seat) -> None:
     count = min(state.config.hand_size - len(hand), len(deck))
     if count <= 0:
         return
-    for _ in range(count):
-        hand.append(deck.pop())
-    log(state, "draw", seat, f"{name(state, seat)} draws {_cards_word(count)}.", count=count)
+    hand += deck[-count:][::-1]
+    del deck[-count:]
+    if state.log_enabled:
+        text = f"{name(state, seat)} draws {_cards_word(count)}."
+        log(state, "draw", seat, text, count=count)
 
 
 def _cards_word(count: int) -> str:
@@ -54,9 +56,12 @@ def start_turn(state: State, seat: Seat) -> None:
         candidate = (seat + offset) % players
         if state.hands[candidate]:
             state.active = candidate
-            log(state, "turn", candidate, f"{name(state, candidate)}'s turn.")
+            if state.log_enabled:
+                log(state, "turn", candidate, f"{name(state, candidate)}'s turn.")
             return
-        log(state, "skip", candidate, f"{name(state, candidate)} has no cards and is skipped.")
+        if state.log_enabled:
+            text = f"{name(state, candidate)} has no cards and is skipped."
+            log(state, "skip", candidate, text)
     if state.deck:
         # Only a custom deal can leave every hand empty with cards still in the deck.
         state.active = seat
@@ -76,7 +81,7 @@ def after_action(state: State) -> None:
     state.actions_done += 1
     if exhausted(state):
         end_round(state)
-    elif state.actions_done >= state.rules.actions_per_turn:
+    elif state.actions_done >= state.config.rule_set.actions_per_turn:
         end_turn(state)
 
 
