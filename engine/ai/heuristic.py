@@ -49,27 +49,31 @@ ROLLOUT = Style(noise=1_000.0)
 
 def choose(state: State, actions: list[Action], rng: random.Random, style: Style) -> Action:
     """The best-scoring legal action, with the style's randomness."""
+    return actions[choose_index(state, actions, rng, style)]
+
+
+def choose_index(state: State, actions: list[Action], rng: random.Random, style: Style) -> int:
+    """Where in ``actions`` the action ``choose`` picks is."""
     if len(actions) == 1:
-        return actions[0]
+        return 0
     if style.blunder and rng.random() < style.blunder:
-        return rng.choice(actions)
+        return actions.index(rng.choice(actions))
     scorer = Scorer(state, actions[0]["seat"], style)
-    best, best_score = actions[0], float("-inf")
-    for action in actions:
+    best, best_score = 0, float("-inf")
+    for index, action in enumerate(actions):
         score = scorer.score(action)
         if style.noise:
             score += rng.gauss(0.0, style.noise)
         if score > best_score:
-            best, best_score = action, score
+            best, best_score = index, score
     return best
 
 
-def ranked(state: State, actions: list[Action], style: Style) -> list[Action]:
-    """The legal actions, best-scoring first (ties keep the engine's order)."""
+def ranked(state: State, actions: list[Action], style: Style) -> list[int]:
+    """Indexes of the legal actions, best-scoring first (ties keep the engine's order)."""
     scorer = Scorer(state, actions[0]["seat"], style)
     scores = [scorer.score(action) for action in actions]
-    order = sorted(range(len(actions)), key=lambda i: -scores[i])
-    return [actions[i] for i in order]
+    return sorted(range(len(actions)), key=lambda i: -scores[i])
 
 
 class Scorer:

@@ -19,7 +19,7 @@ from typing import Any
 import engine
 from engine import State
 from engine.ai.evaluate import rewards
-from engine.ai.heuristic import MEDIUM, ROLLOUT, Action, choose, ranked
+from engine.ai.heuristic import MEDIUM, ROLLOUT, Action, choose_index, ranked
 from engine.ai.inference import guesses
 from engine.ai.players import seat_to_act
 from engine.cards import KIND_OF
@@ -97,7 +97,8 @@ class HardPlayer:
         search_rng = random.Random(rng.getrandbits(64))
         sampler = engine.Sampler(view)
         first = sampler.sample(search_rng)
-        choices = self._candidates(first, engine.legal_actions(first))
+        legal = engine.legal_actions(first)
+        choices = {key: legal[index] for key, index in self._candidates(first, legal).items()}
         self.last_iterations = 0
         if len(choices) == 1:
             return next(iter(choices.values()))
@@ -125,19 +126,21 @@ class HardPlayer:
         return choices[best]
 
     def _iterate(self, root: Node, state: State, seat: int, rng: random.Random) -> None:
+        """One iteration on ``state``, a fresh deal this search owns: moves are played on it."""
         path: list[Node] = []
         node = root
         while not engine.is_over(state):
-            legal = engine.legal_actions(state)
-            if legal[0]["seat"] != seat:
+            found = engine.moves(state)
+            legal = [engine.action_of(move) for move in found]
+            if found[0][1] != seat:
                 # Rivals play by the rules of thumb: with UCB they would learn to answer this
                 # seat's real hand, which every deal shares, and the search would grow paranoid.
-                action = choose(state, legal, rng, ROLLOUT)
-                key = action_key(action)
+                index = choose_index(state, legal, rng, ROLLOUT)
+                key = action_key(legal[index])
                 child = node.children.get(key)
-                state = engine.apply_action(state, action)
+                engine.play(state, found[index])
                 if child is None:
-                    node.children[key] = child = Node(action["seat"])
+                    node.children[key] = child = Node(found[index][1])
                     path.append(child)
                     break
                 node = child
@@ -151,35 +154,34 @@ class HardPlayer:
                     child.available += 1
             if untried:
                 key = rng.choice(untried)
-                action = by_key[key]
-                child = Node(action["seat"])
+                child = Node(seat)
                 child.available = 1
                 node.children[key] = child
                 path.append(child)
-                state = engine.apply_action(state, action)
+                engine.play(state, found[by_key[key]])
                 break
             key = self._select(node, by_key)
             node = node.children[key]
             path.append(node)
-            state = engine.apply_action(state, by_key[key])
-        state = self._playout(state, rng)
+            engine.play(state, found[by_key[key]])
+        self._playout(state, rng)
         values = rewards(state)
         for visited in path:
             visited.visits += 1
             visited.total += values[visited.mover]
 
-    def _candidates(self, state: State, legal: list[Action]) -> dict[Key, Action]:
-        """The ``width`` best distinct moves by the rules of thumb, best first."""
+    def _candidates(self, state: State, legal: list[Action]) -> dict[Key, int]:
+        """The ``width`` best distinct moves by the rules of thumb, best first, by index."""
         if len(legal) == 1:
-            return {action_key(legal[0]): legal[0]}
-        best: dict[Key, Action] = {}
-        for action in ranked(state, legal, MEDIUM):
-            best.setdefault(action_key(action), action)
+            return {action_key(legal[0]): 0}
+        best: dict[Key, int] = {}
+        for index in ranked(state, legal, MEDIUM):
+            best.setdefault(action_key(legal[index]), index)
             if len(best) == self.width:
                 break
         return best
 
-    def _select(self, node: Node, by_key: dict[Key, Action]) -> Key:
+    def _select(self, node: Node, by_key: dict[Key, int]) -> Key:
         best_key: Key | None = None
         best = float("-inf")
         for key in by_key:
@@ -192,10 +194,11 @@ class HardPlayer:
         assert best_key is not None
         return best_key
 
-    def _playout(self, state: State, rng: random.Random) -> State:
+    def _playout(self, state: State, rng: random.Random) -> None:
+        """Play on by the rules of thumb, in place, for ``depth`` actions or to the end."""
         steps = 0
         while not engine.is_over(state) and (self.depth is None or steps < self.depth):
-            action = choose(state, engine.legal_actions(state), rng, ROLLOUT)
-            state = engine.apply_action(state, action)
+            found = engine.moves(state)
+            legal = [engine.action_of(move) for move in found]
+            engine.play(state, found[choose_index(state, legal, rng, ROLLOUT)])
             steps += 1
-        return state
