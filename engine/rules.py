@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from engine.cards import CARD_COUNT, KIND_OF, CardId, Kind
 
@@ -71,8 +72,13 @@ DRAFT_TWO_PLAYER_EXCLUDED: dict[Kind, int] = {Kind.MANSION: 8, Kind.SILVER_BAR: 
 
 
 def card_pool(rules: RuleSet, *, players: int, draft: bool) -> list[CardId]:
-    """Every card id in play for this configuration, ascending."""
-    left_out = dict(DRAFT_TWO_PLAYER_EXCLUDED) if draft and players == 2 else {}
+    """Every card id in play for this configuration, ascending (a new list each call)."""
+    return list(_card_pool(rules, players == 2 and draft))
+
+
+@cache
+def _card_pool(rules: RuleSet, two_player_draft: bool) -> tuple[CardId, ...]:
+    left_out = dict(DRAFT_TWO_PLAYER_EXCLUDED) if two_player_draft else {}
     pool: list[CardId] = []
     for card in range(CARD_COUNT):
         kind = KIND_OF[card]
@@ -82,7 +88,7 @@ def card_pool(rules: RuleSet, *, players: int, draft: bool) -> list[CardId]:
             left_out[kind] -= 1
             continue
         pool.append(card)
-    return pool
+    return tuple(pool)
 
 
 def hand_size(rules: RuleSet, *, players: int, draft: bool) -> int:

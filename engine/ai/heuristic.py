@@ -87,15 +87,20 @@ class Scorer:
         players = state.config.players
         self.steal = 1.0 + 1.0 / (players - 1)
         """Taking a dollar from a rival gains it over that rival and the field."""
-        self.wilds = sum(1 for card in self.hand if IS_WILD[card])
+        self.wilds = sum(map(IS_WILD.__getitem__, self.hand))
         self.late = len(state.deck) < 4 * players
         self._odds: dict[tuple[Seat, str, int], float] = {}
         self._keep: dict[int, float] = {}
         self._unseen: dict[str, tuple[int, int]] = {}
-        own = state.stacks[seat]
-        below_new = self.exposed_value([*own, []])
-        self.cover = self.exposed_value(own) - below_new
+        self._cover: int | None = None
+
+    @property
+    def cover(self) -> int:
         """What a new set on top of the own stack takes out of rivals' reach."""
+        if self._cover is None:
+            own = self.state.stacks[self.seat]
+            self._cover = self.exposed_value(own) - self.exposed_value([*own, []])
+        return self._cover
 
     def score(self, action: Action) -> float:
         handler: Callable[[Scorer, Action], float] = _SCORERS[action["type"]]
@@ -119,7 +124,7 @@ class Scorer:
 
     def wild_cost(self, cards: list[int]) -> float:
         """Spending wilds gives up defence; the last one most of all."""
-        used = sum(1 for card in cards if IS_WILD[card])
+        used = sum(map(IS_WILD.__getitem__, cards))
         if not used:
             return 0.0
         reserve = self.style.wild_reserve * (0.5 if self.late else 1.0)

@@ -70,4 +70,4 @@ def outlast(rival_hand: int, unseen: int, hits: int, mine: int) -> float:
 
 
 def cards_value(cards: list[CardId]) -> int:
-    return sum(VALUE_OF[card] for card in cards)
+    return sum(map(VALUE_OF.__getitem__, cards))
