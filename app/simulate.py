@@ -13,7 +13,7 @@ import multiprocessing
 import random
 import statistics
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,8 @@ class Tournament:
     """What to play."""
 
     lineup: tuple[str, ...]
-    """The level of each entrant, one per seat (``easy``, ``medium``, ``hard``)."""
+    """Each entrant, one per seat: a level (``easy``, ``medium``, ``hard``), for Hard optionally
+    with options of its own (``hard:iterations=60,depth=0``; see ``parse_entrant``)."""
     deals: int
     rules: str = "advanced"
     draft: bool = False
@@ -50,6 +51,39 @@ class GameResult:
     margins: tuple[int, ...]
 
 
+HARD_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "iterations": int,
+    "seconds": float,
+    "depth": lambda value: int(value) or None,
+    "width": int,
+}
+"""What an entrant may set for Hard, and how to read each value (depth 0: to the end)."""
+
+
+def parse_entrant(text: str) -> tuple[str, dict[str, Any]]:
+    """An entrant's level and Hard options, from ``level`` or ``hard:key=value,...``.
+
+    Two Hard entrants with different options play as different entrants, which is how playout
+    lengths or budgets are compared. ``ValueError`` says what is wrong with a bad one.
+    """
+    level, _, given = text.partition(":")
+    if level not in engine.ai.LEVELS:
+        raise ValueError(f"no AI level {level!r}: choose one of {', '.join(engine.ai.LEVELS)}")
+    options: dict[str, Any] = {}
+    for item in filter(None, given.split(",")):
+        key, equals, value = item.partition("=")
+        if level != "hard" or not equals or key not in HARD_OPTIONS:
+            raise ValueError(
+                f"{item!r}: only Hard takes options, as key=value with key one of "
+                f"{', '.join(HARD_OPTIONS)}"
+            )
+        try:
+            options[key] = HARD_OPTIONS[key](value)
+        except ValueError:
+            raise ValueError(f"{item!r}: {value!r} is not a number") from None
+    return level, options
+
+
 def play_game(tournament: Tournament, deal: int, rotation: int) -> GameResult:
     """Play deal ``deal`` with the line-up rotated ``rotation`` seats."""
     lineup = tournament.lineup
@@ -62,12 +96,14 @@ def play_game(tournament: Tournament, deal: int, rotation: int) -> GameResult:
         "seed": f"simulate/{tournament.seed}/{deal}",
     }
     entrant_at = [(seat - rotation) % players for seat in range(players)]
-    ais = [
-        engine.ai.player(
-            lineup[entrant], **(dict(tournament.hard) if lineup[entrant] == "hard" else {})
+    ais = []
+    for name in (lineup[index] for index in entrant_at):
+        level, options = parse_entrant(name)
+        ais.append(
+            engine.ai.player(level, **{**dict(tournament.hard), **options})
+            if level == "hard"
+            else engine.ai.player(level)
         )
-        for entrant in entrant_at
-    ]
     rng = random.Random(f"simulate/{tournament.seed}/{deal}/{rotation}")
     state = engine.new_game(config)
     while not engine.is_over(state):
@@ -164,8 +200,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "lineup",
         nargs="+",
-        choices=engine.ai.LEVELS,
-        help="one level per seat, e.g. `hard medium` or `hard medium medium medium`",
+        type=_entrant_argument,
+        help="one entrant per seat, e.g. `hard medium` or `hard medium medium medium`; Hard "
+        "may take options of its own: `hard:iterations=60,depth=12 hard:iterations=13,depth=0`",
     )
     parser.add_argument("--deals", type=int, default=20, help="deals, each played every rotation")
     parser.add_argument(
@@ -179,6 +216,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, help="Hard's time budget per decision")
     parser.add_argument("--depth", type=int, help="Hard's playout length (0: to the end)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _entrant_argument(text: str) -> str:
+    try:
+        parse_entrant(text)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+    return text
 
 
 def command(args: argparse.Namespace) -> None:

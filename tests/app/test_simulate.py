@@ -54,3 +54,36 @@ def test_the_command_prints_json_and_plays_on_several_processes(
 def test_a_configuration_the_rules_forbid_is_refused_before_playing() -> None:
     with pytest.raises(engine.InvalidConfig, match="Draft piles"):
         main(["simulate", "easy", "easy", "easy", "easy", "--draft", "--deals", "1"])
+
+
+def test_hard_entrants_with_options_of_their_own_play_as_different_entrants() -> None:
+    assert simulate.parse_entrant("hard:iterations=5,depth=0") == (
+        "hard",
+        {"iterations": 5, "depth": None},
+    )
+    assert simulate.parse_entrant("medium") == ("medium", {})
+    duel = simulate.Tournament(
+        lineup=("hard:iterations=3,depth=4", "hard:iterations=2,depth=0"), deals=1, seed=5
+    )
+    rows = simulate.summarize(duel, simulate.run(duel, progress=False))
+    assert [row["level"] for row in rows] == list(duel.lineup)
+    assert sum(row["win_rate"] for row in rows) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("expert", "no AI level 'expert'"),
+        ("medium:iterations=5", "only Hard takes options"),
+        ("hard:speed=5", "only Hard takes options"),
+        ("hard:iterations=many", "'many' is not a number"),
+    ],
+)
+def test_a_bad_entrant_is_refused_with_what_is_wrong(
+    text: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ValueError, match=problem):
+        simulate.parse_entrant(text)
+    with pytest.raises(SystemExit):
+        main(["simulate", text, "easy"])
+    assert problem in capsys.readouterr().err
