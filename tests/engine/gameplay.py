@@ -7,6 +7,9 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
 import engine
 
 RULES = ("simple", "simple_actions", "advanced")
@@ -18,6 +21,19 @@ CONFIGS: list[dict[str, Any]] = [
 """All 21 configurations: 2-6 players in each rule set, plus 2- and 3-player draft."""
 
 Action = dict[str, Any]
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+"""Game and policy seeds for hypothesis."""
+
+
+def whole_games(examples: int) -> settings:
+    """Hypothesis settings for tests that play whole games: few, repeatable examples."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
 
 
 def config_id(config: dict[str, Any]) -> str:

@@ -13,20 +13,13 @@ import random
 from typing import Any
 
 import pytest
-from gameplay import CONFIGS, config_id, pick
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from gameplay import CONFIGS, SEEDS, config_id, pick, whole_games
+from hypothesis import given
 
 import engine
 from engine.actions import check_action
 
-SETTINGS = settings(
-    max_examples=3,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
+SETTINGS = whole_games(3)
 
 
 def without_log(state: engine.State) -> dict[str, Any]:
@@ -37,7 +30,7 @@ def without_log(state: engine.State) -> dict[str, Any]:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_moves_and_play_follow_legal_actions_and_apply_action(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:

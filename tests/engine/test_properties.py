@@ -13,19 +13,23 @@ import re
 from typing import Any
 
 import pytest
-from gameplay import CONFIGS, Action, canonical, census, config_id, pick, pool_size
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from gameplay import (
+    CONFIGS,
+    SEEDS,
+    Action,
+    canonical,
+    census,
+    config_id,
+    pick,
+    pool_size,
+    whole_games,
+)
+from hypothesis import given
 
 import engine
 
-SETTINGS = settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
+SETTINGS = whole_games(4)
+
 by_config = pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 
 
@@ -47,7 +51,7 @@ def random_game(config: dict[str, Any], seed: int, policy: int) -> list[engine.S
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_every_card_is_accounted_for_at_every_step(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
@@ -67,7 +71,7 @@ def test_every_card_is_accounted_for_at_every_step(
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_every_game_ends_with_scores_equal_to_the_stacks(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
@@ -89,7 +93,7 @@ def test_every_game_ends_with_scores_equal_to_the_stacks(
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: int) -> None:
     rng = random.Random(policy)
     states = random_game(config, seed, policy)
@@ -115,8 +119,8 @@ def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: in
     ],
     ids=["2p-advanced-draft-2-rounds", "3p-simple_actions-draft-two-wins", "5p-advanced-3-rounds"],
 )
-@settings(SETTINGS, max_examples=2)
-@given(seed=seeds, policy=seeds)
+@whole_games(2)
+@given(seed=SEEDS, policy=SEEDS)
 def test_every_round_deals_every_card_afresh(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
@@ -133,7 +137,7 @@ def test_every_round_deals_every_card_afresh(
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_turns_pass_up_the_seats_and_players_draw_up_when_the_rules_say(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
@@ -202,7 +206,7 @@ def redealt(state: engine.State, seat: int | None, rng: random.Random) -> engine
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_a_view_is_unchanged_when_hidden_cards_are_redealt(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
@@ -252,7 +256,7 @@ def mutations(action: Action, rng: random.Random, players: int) -> list[Action]:
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_legal_actions_are_accepted_and_near_misses_refused(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
@@ -282,7 +286,7 @@ def test_legal_actions_are_accepted_and_near_misses_refused(
 
 @by_config
 @SETTINGS
-@given(seed=seeds, policy=seeds)
+@given(seed=SEEDS, policy=SEEDS)
 def test_blocked_actions_agree_with_legal_actions(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
