@@ -27,7 +27,7 @@ from app.ws.messages import (
     Pong,
     client_message,
 )
-from app.ws.snapshot import Snapshot
+from app.ws.snapshot import Snapshot, encode
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
@@ -86,7 +86,8 @@ class Connection:
         )
         self._seat: int | None = None
         self._version = 0
-        self._last_room: dict[str, Any] | None = None
+        self._room_summary: str | None = None
+        """The room summary last sent (shared with the room's other connections)."""
         self._bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
         self._refused = 0
         self.dropped = False
@@ -125,10 +126,13 @@ class Connection:
             await self._drained.wait()
         self.deliver(message)
 
-    async def serve(self, first: Snapshot) -> None:
-        """Run until the client leaves, is closed for a reason, or falls too far behind."""
+    def open(self, first: Snapshot) -> None:
+        """Take the seat as of ``first`` and queue it to be sent as soon as ``serve`` runs."""
         self._seat = None if self._token_hash is None else first.room.seat_of(self._token_hash)
         self.deliver(first)
+
+    async def serve(self) -> None:
+        """Run until the client leaves, is closed for a reason, or falls too far behind."""
         self._writer = asyncio.create_task(self._write())
         reader = asyncio.create_task(self._read())
         try:
@@ -141,7 +145,7 @@ class Connection:
                     close_code = CLOSE_REMOVED
                     goodbye = error_message("removed", "The host removed you from this room.")
                     with contextlib.suppress(RuntimeError, OSError):
-                        await self._websocket.send_text(json.dumps(goodbye))
+                        await self._websocket.send_text(encode(goodbye))
             elif not reader.cancelled() and reader.exception() is None:
                 close_code = reader.result()
                 if close_code is not None:
@@ -167,12 +171,15 @@ class Connection:
             self._drained.set()
             if item is None:
                 return
-            for message in self._render(item):
-                await self._websocket.send_text(json.dumps(message, separators=(",", ":")))
+            texts = self._render(item)
+            # Waiting for the next item must not keep this one (a whole room) alive.
+            del item
+            for text in texts:
+                await self._websocket.send_text(text)
 
-    def _render(self, item: Snapshot | dict[str, Any]) -> list[dict[str, Any]]:
+    def _render(self, item: Snapshot | dict[str, Any]) -> list[str]:
         if isinstance(item, dict):
-            return [item]
+            return [encode(item)]
         if item.version <= self._version:
             return []
         self._version = item.version
@@ -180,14 +187,14 @@ class Connection:
             self._seat = item.room.seat_of(self._token_hash)
             if self._seat is None:
                 raise _Removed
-        messages = []
-        if item.room_message != self._last_room:
-            self._last_room = item.room_message
-            messages.append(item.room_message)
-        state = item.state_message(self._seat)
+        texts = []
+        if item.room_summary != self._room_summary:
+            self._room_summary = item.room_summary
+            texts.append(item.room_text)
+        state = item.state_text(self._seat)
         if state is not None:
-            messages.append(state)
-        return messages
+            texts.append(state)
+        return texts
 
     async def _read(self) -> int | None:
         """Handle messages until the client leaves (None) or must be closed (a close code)."""
@@ -271,7 +278,7 @@ class Connection:
                 room = await self._service.load(self._code)
                 state = None if room is None else Snapshot(room).state_message(self._seat)
                 if state is not None:
-                    await self._reply(state)
+                    await self._reply(dict(state))
             return
         if acted.repeated:
             state = Snapshot(acted.room).state_message(acted.seat)

@@ -64,17 +64,21 @@ async def play(websocket: WebSocket, code: str, token: str | None = None) -> Non
         settings=runtime.settings,
         metrics=runtime.metrics,
     )
-    hub.add(room.code, connection)
+    code = room.code
+    hub.add(code, connection)
     seat = None if token_hash is None else room.seat_of(token_hash)
-    logger.info("connected", extra={"room": room.code, "seat": seat})
+    logger.info("connected", extra={"room": code, "seat": seat})
     try:
         if token_hash is not None:
-            await service.set_presence(room.code, token_hash, connected=True)
-            room = await service.load(room.code) or room
-        await connection.serve(Snapshot(room))
+            await service.set_presence(code, token_hash, connected=True)
+            room = await service.load(code) or room
+        connection.open(Snapshot(room))
+        # The connection lives for hours: it must not keep the room it opened with alive.
+        del room
+        await connection.serve()
     finally:
-        hub.remove(room.code, connection)
-        logger.info("disconnected", extra={"room": room.code, "seat": connection.seat})
-        if token_hash is not None and not hub.holds(room.code, token_hash):
+        hub.remove(code, connection)
+        logger.info("disconnected", extra={"room": code, "seat": connection.seat})
+        if token_hash is not None and not hub.holds(code, token_hash):
             with contextlib.suppress(RoomError):
-                await service.set_presence(room.code, token_hash, connected=False)
+                await service.set_presence(code, token_hash, connected=False)

@@ -8,16 +8,22 @@ from typing import Any
 
 import engine
 from app.rooms.model import Room
-from app.rooms.public import room_public
+from app.rooms.public import RoomPublic, room_public
 from app.ws.messages import RoomMessage, StateMessage
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A wire message as the one JSON text frame it is sent in."""
+    return json.dumps(message, separators=(",", ":"))
+
+
 class Snapshot:
-    """A room at one version; every connection to it shares the decoding and each seat's view."""
+    """A room at one version; every connection to it shares the decoding and each seat's
+    message, rendered once to the text that is sent (spectators share one)."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self._states: dict[int | None, dict[str, Any]] = {}
+        self._texts: dict[int | None, str | None] = {}
 
     @property
     def version(self) -> int:
@@ -35,37 +41,52 @@ class Snapshot:
         return actions
 
     @cached_property
-    def room_message(self) -> dict[str, Any]:
-        return RoomMessage(room=room_public(self.room)).model_dump(mode="json")
+    def _room_public(self) -> RoomPublic:
+        return room_public(self.room)
 
-    def state_message(self, seat: int | None) -> dict[str, Any] | None:
+    @cached_property
+    def room_summary(self) -> str:
+        """The public summary without its version: what a connection compares to decide
+        whether the summary changed since it last sent one (a move changes only the version)."""
+        return self._room_public.model_dump_json(exclude={"version"})
+
+    @cached_property
+    def room_text(self) -> str:
+        return RoomMessage(room=self._room_public).model_dump_json()
+
+    def state_text(self, seat: int | None) -> str | None:
+        """``state_message`` as sent: rendered once per seat for every connection holding it."""
+        if seat not in self._texts:
+            message = self.state_message(seat)
+            self._texts[seat] = None if message is None else encode(dict(message))
+        return self._texts[seat]
+
+    def state_message(self, seat: int | None) -> StateMessage | None:
         """The ``state`` message for a seat (None: a spectator); None before the first game."""
         game = self.room.game
         if game is None:
             return None
-        if seat not in self._states:
-            state = self._engine_state
-            legal: list[dict[str, Any]] = []
-            blocked: list[dict[str, Any]] = []
-            if seat is not None and not engine.is_over(state):
-                legal = [action for action in self._legal_actions if action["seat"] == seat]
-                blocked = engine.blocked_actions(state, seat)
-            ref = next(
-                (
-                    json.loads(key.split(":", 1)[1])
-                    for key, version in game.refs.items()
-                    if version == self.room.version and key.startswith(f"{seat}:")
-                ),
-                None,
-            )
-            message: StateMessage = {
-                "type": "state",
-                "version": self.room.version,
-                "view": engine.view_for(state, seat),
-                "legal": legal,
-                "blocked": blocked,
-                "deadline": game.deadline,
-                "ref": ref,
-            }
-            self._states[seat] = dict(message)
-        return self._states[seat]
+        state = self._engine_state
+        legal: list[dict[str, Any]] = []
+        blocked: list[dict[str, Any]] = []
+        if seat is not None and not engine.is_over(state):
+            legal = [action for action in self._legal_actions if action["seat"] == seat]
+            blocked = engine.blocked_actions(state, seat)
+        prefix = f"{seat}:"
+        ref = next(
+            (
+                json.loads(key[len(prefix) :])
+                for key, version in game.refs.items()
+                if version == self.room.version and key.startswith(prefix)
+            ),
+            None,
+        )
+        return {
+            "type": "state",
+            "version": self.room.version,
+            "view": engine.view_for(state, seat),
+            "legal": legal,
+            "blocked": blocked,
+            "deadline": game.deadline,
+            "ref": ref,
+        }

@@ -51,7 +51,8 @@ async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
         settings=base_settings(ws_queue_size=3),
         metrics=Metrics(),
     )
-    serving = asyncio.create_task(connection.serve(Snapshot(room)))
+    connection.open(Snapshot(room))
+    serving = asyncio.create_task(connection.serve())
     await asyncio.wait_for(socket.sending.wait(), 5)
     for version in range(2, 10):
         connection.deliver(Snapshot(room.model_copy(update={"version": version})))
@@ -66,9 +67,16 @@ class ReadingSocket(StuckSocket):
     def __init__(self) -> None:
         super().__init__()
         self.sent: list[str] = []
+        self.more = asyncio.Event()
 
     async def send_text(self, text: str) -> None:
         self.sent.append(text)
+        self.more.set()
+
+    async def wait_for(self, count: int) -> None:
+        while len(self.sent) < count:
+            self.more.clear()
+            await self.more.wait()
 
 
 async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffected() -> None:
@@ -90,11 +98,16 @@ async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffect
         )
         for socket in sockets
     ]
-    serving = [asyncio.create_task(c.serve(Snapshot(room))) for c in connections]
+    for connection in connections:
+        connection.open(Snapshot(room))
+    serving = [asyncio.create_task(c.serve()) for c in connections]
     await asyncio.wait_for(sockets[0].sending.wait(), 5)
     for version in range(2, 10):
+        renamed = room.options.model_copy(update={"room_name": f"Slow {version}"})
         for connection in connections:
-            connection.deliver(Snapshot(room.model_copy(update={"version": version})))
+            connection.deliver(
+                Snapshot(room.model_copy(update={"version": version, "options": renamed}))
+            )
         await asyncio.sleep(0)
     await asyncio.wait_for(serving[0], 5)
     stuck, reading = connections
@@ -103,3 +116,30 @@ async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffect
     versions = [json.loads(text)["room"]["version"] for text in sockets[1].sent]
     assert versions == list(range(1, 10)), "the reader saw every version, in order"
     serving[1].cancel()
+
+
+async def test_a_change_of_version_alone_sends_no_new_room_summary() -> None:
+    room = lobby.new_room(
+        code="ABCDEFGH",
+        options=RoomOptions(room_name="Quiet", seats=2),
+        host=Seat(name="Ann", token_hash="0" * 64),
+        now=0.0,
+    ).model_copy(update={"version": 1})
+    socket = ReadingSocket()
+    connection = Connection(
+        socket,  # type: ignore[arg-type]
+        code=room.code,
+        token_hash=None,
+        service=RoomService.__new__(RoomService),
+        settings=base_settings(),
+        metrics=Metrics(),
+    )
+    connection.open(Snapshot(room))
+    serving = asyncio.create_task(connection.serve())
+    connection.deliver(Snapshot(room.model_copy(update={"version": 2})))
+    renamed = room.options.model_copy(update={"room_name": "Loud"})
+    connection.deliver(Snapshot(room.model_copy(update={"version": 3, "options": renamed})))
+    await asyncio.wait_for(socket.wait_for(2), 5)
+    rooms = [json.loads(text)["room"] for text in socket.sent]
+    assert [(r["version"], r["options"]["room_name"]) for r in rooms] == [(1, "Quiet"), (3, "Loud")]
+    serving.cancel()

@@ -43,7 +43,7 @@ async def test_two_people_and_an_ai_play_a_whole_game_and_it_is_recorded(
         assert summary["status"] == "finished"
         game_id = summary["game"]["id"]
         assert summary["game"]["winners"]
-        await ann.wait_for("room", lambda m: m["room"]["game"]["over"])
+        await ann.room_until(lambda room: room["game"]["over"])
 
         recorded = await live.recorder.game(game_id)
         assert [player.name for player in recorded.players] == ["Ann", "Bob", "Easy Bot"]
