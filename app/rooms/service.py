@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import secrets
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +30,9 @@ CLAIM_SECONDS = 30.0
 """How long a process owns a due room; another takes over if it dies meanwhile."""
 RECORD_BACKOFF_SECONDS = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 _UPDATE_ATTEMPTS = 50
+HELD_ROOMS = 4096
+"""Rooms this process keeps decoded as last committed or seen, so that a move neither reads
+the room back from the store nor decodes its own published commit again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +61,32 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self._recorder = recorder
         self._ai = ai
+        self._held: OrderedDict[str, tuple[str, Room]] = OrderedDict()
+        """Code → the room's JSON as last committed or seen here, and that room decoded. It may
+        be behind the store: only a compare-and-set on its version may trust it."""
+
+    def _hold(self, data: str, room: Room) -> None:
+        self._held[room.code] = (data, room)
+        self._held.move_to_end(room.code)
+        if len(self._held) > HELD_ROOMS:
+            self._held.popitem(last=False)
+
+    def decode(self, code: str, data: str) -> Room:
+        """A room from its stored or published JSON; decoded once however often it comes by
+        (rooms are never changed in place: every change works on a clone)."""
+        held = self._held.get(code)
+        if held is not None and held[0] == data:
+            return held[1]
+        room = Room.model_validate_json(data)
+        self._hold(data, room)
+        return room
 
     async def load(self, code: str) -> Room | None:
         data = await self.store.load(code)
-        return None if data is None else Room.model_validate_json(data)
+        if data is None:
+            self._held.pop(code, None)
+            return None
+        return self.decode(code, data)
 
     async def _load(self, code: str) -> Room:
         room = await self.load(code)
@@ -80,6 +107,7 @@ class RoomService:
             ttl_seconds=None if new.unrecorded else self.settings.room_ttl_seconds,
         )
         if await self.store.commit(commit):
+            self._hold(commit.data, new)
             return True
         self.metrics.commit_conflicts.inc()
         return False
@@ -194,37 +222,35 @@ class RoomService:
         Checks in order: seat, game on, ref not seen (a repeat is answered, not applied), seat
         must act now, version current; then the engine's own checks, then the compare-and-set
         (a lost race is a stale version too).
+
+        The room as this process last saw it is tried first: when the compare-and-set wins, it
+        was the latest. Any other outcome (a refusal, a repeat, a lost race) is decided again
+        on the room read from the store, so a stale copy can never refuse or answer an act.
         """
+        held = self._held.get(code)
+        if held is not None:
+            room = held[1]
+            with contextlib.suppress(RoomError):
+                new, seat = _checked_move(room, token_hash, ref=ref, version=version, action=action)
+                if new is not None and await self._commit(new, previous_version=room.version):
+                    return self._applied(new, seat, action)
         room = await self._load(code)
-        seat = room.seat_of(token_hash)
-        if seat is None:
-            raise RoomError("not_seated", "Your seat is no longer in this room.", status=403)
-        if "seat" in action and action["seat"] != seat:
-            raise RoomError("wrong_seat", "You can only act for your own seat.", status=403)
-        if play.remembered(room, seat, ref) is not None:
+        new, seat = _checked_move(room, token_hash, ref=ref, version=version, action=action)
+        if new is None:
             return Acted(room, seat, repeated=True)
-        if room.status != "playing" or room.game is None:
-            raise RoomError("not_playing", "No game is being played in this room.")
-        if seat not in room.game.to_act:
-            raise RoomError("not_your_turn", "It is not your turn to act.")
-        if version != room.version:
-            raise RoomError("stale_version", "The game moved on; here is the current state.")
-        try:
-            new = play.apply(
-                room, seat=seat, action=action, now=time.time(), mover="player", ref=ref
-            )
-        except engine.IllegalAction as error:
-            raise RoomError(error.code, _sentence(error), status=400) from error
         if await self._commit(new, previous_version=room.version):
-            self.metrics.actions.labels("player").inc()
-            logger.debug("action %s", action.get("type"), extra={"room": code, "seat": seat})
-            if new.status == "finished":
-                logger.info("game over", extra={"room": code})
-            return Acted(new, seat, repeated=False)
+            return self._applied(new, seat, action)
         latest = await self._load(code)
         if play.remembered(latest, seat, ref) is not None:
             return Acted(latest, seat, repeated=True)
         raise RoomError("stale_version", "The game moved on; here is the current state.")
+
+    def _applied(self, new: Room, seat: int, action: dict[str, Any]) -> Acted:
+        self.metrics.actions.labels("player").inc()
+        logger.debug("action %s", action.get("type"), extra={"room": new.code, "seat": seat})
+        if new.status == "finished":
+            logger.info("game over", extra={"room": new.code})
+        return Acted(new, seat, repeated=False)
 
     async def wake(self, code: str) -> bool:
         """Do what is due in a room: record finished games, start the AI for absent players,
@@ -327,6 +353,31 @@ class RoomService:
             return latest
 
         await self.update(room.code, settle)
+
+
+def _checked_move(
+    room: Room, token_hash: str, *, ref: str | int, version: int, action: dict[str, Any]
+) -> tuple[Room | None, int]:
+    """The room after a person's act and their seat; None for a ref applied before. Each
+    refusal is a ``RoomError``, in the order ``RoomService.act`` gives."""
+    seat = room.seat_of(token_hash)
+    if seat is None:
+        raise RoomError("not_seated", "Your seat is no longer in this room.", status=403)
+    if "seat" in action and action["seat"] != seat:
+        raise RoomError("wrong_seat", "You can only act for your own seat.", status=403)
+    if play.remembered(room, seat, ref) is not None:
+        return None, seat
+    if room.status != "playing" or room.game is None:
+        raise RoomError("not_playing", "No game is being played in this room.")
+    if seat not in room.game.to_act:
+        raise RoomError("not_your_turn", "It is not your turn to act.")
+    if version != room.version:
+        raise RoomError("stale_version", "The game moved on; here is the current state.")
+    try:
+        new = play.apply(room, seat=seat, action=action, now=time.time(), mover="player", ref=ref)
+    except engine.IllegalAction as error:
+        raise RoomError(error.code, _sentence(error), status=400) from error
+    return new, seat
 
 
 def _person(name: str, token: str, player_id: str | None) -> Seat:

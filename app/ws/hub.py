@@ -87,7 +87,7 @@ class Hub:
                 if event.kind == "commit":
                     self._on_commit()
                     if event.code in self._rooms:
-                        self._fan_out(Room.model_validate_json(event.data))
+                        self._fan_out(self._service.decode(event.code, event.data))
                 elif event.kind == "message":
                     message = json.loads(event.data)
                     for listener in list(self._rooms.get(event.code, ())):
