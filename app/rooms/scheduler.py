@@ -17,6 +17,9 @@ _IDLE_SECONDS = 1.0
 """The longest the loop sleeps without a commit to wake it (for clocks of other processes)."""
 _BUSY_SECONDS = 0.1
 """How soon to look again at a due room that another task or process is handling."""
+_PASS_SECONDS = 0.05
+"""The least time between two looks at the store: every commit pokes the loop, and under load
+one look per commit would cost two store round trips per move for nothing."""
 
 
 class Scheduler:
@@ -37,6 +40,7 @@ class Scheduler:
     async def run(self) -> None:
         while not self._stopping:
             self._poked.clear()
+            passed = time.monotonic()
             timeout = _IDLE_SECONDS
             try:
                 now = time.time()
@@ -55,6 +59,7 @@ class Scheduler:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await self._poked.wait()
+            await asyncio.sleep(max(0.0, passed + _PASS_SECONDS - time.monotonic()))
 
     def _start(self, code: str) -> None:
         task = asyncio.create_task(self._wake(code))
