@@ -55,9 +55,15 @@ class FanOut:
             room.connections.discard(connection)
 
 
-async def run(port: int, pad: int) -> None:
+async def run(port: int, pad: int, *, compression: bool) -> None:
     fan_out = FanOut(pad)
-    async with serve(fan_out.handle, "127.0.0.1", port, max_size=2**16) as server:
+    async with serve(
+        fan_out.handle,
+        "127.0.0.1",
+        port,
+        max_size=2**16,
+        compression="deflate" if compression else None,
+    ) as server:
         print("serving", flush=True)
         await server.serve_forever()
 
@@ -66,8 +72,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pad", type=int, default=2000, help="bytes of padding per state")
+    parser.add_argument(
+        "--compression", action="store_true", help="per-message deflate, as the game server can"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.port, args.pad))
+    asyncio.run(run(args.port, args.pad, compression=args.compression))
 
 
 if __name__ == "__main__":

@@ -287,6 +287,7 @@ async def run_game_server(args: argparse.Namespace) -> Run:
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
         "CASH_STASH_LOG_LEVEL": "warning",
+        "CASH_STASH_WS_COMPRESSION": "true" if args.compression else "false",
     }
     command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port", str(port)]
     with tempfile.TemporaryFile("w+") as log:
@@ -336,6 +337,8 @@ async def run_swarm(
 async def run_bare_server(args: argparse.Namespace, pad: int) -> Run:
     port = args.first_port + 1
     command = [sys.executable, str(BENCH / "bare.py"), "--port", str(port), "--pad", str(pad)]
+    if args.compression:
+        command.append("--compression")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)  # noqa: ASYNC220
     try:
         _pin(process.pid, 0)
@@ -387,6 +390,11 @@ def main() -> None:
     parser.add_argument("--rates", default="0.5,1,2", help="actions per second per room")
     parser.add_argument("--seconds", type=float, default=10.0, help="per rate")
     parser.add_argument("--first-port", type=int, default=18401)
+    parser.add_argument(
+        "--compression",
+        action="store_true",
+        help="per-message deflate on both servers (off by default, as in the game server)",
+    )
     args = parser.parse_args()
     args.rates = [float(rate) for rate in args.rates.split(",")]
     if not 1 <= args.rooms <= MAX_ROOMS or not 0 < args.seconds <= MAX_SECONDS:
