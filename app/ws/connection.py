@@ -128,7 +128,7 @@ class Connection:
 
     def open(self, first: Snapshot) -> None:
         """Take the seat as of ``first`` and queue it to be sent as soon as ``serve`` runs."""
-        self._seat = None if self._token_hash is None else first.room.seat_of(self._token_hash)
+        self._seat = None if self._token_hash is None else first.seat_of(self._token_hash)
         self.deliver(first)
 
     async def serve(self) -> None:
@@ -184,7 +184,7 @@ class Connection:
             return []
         self._version = item.version
         if self._token_hash is not None:
-            self._seat = item.room.seat_of(self._token_hash)
+            self._seat = item.seat_of(self._token_hash)
             if self._seat is None:
                 raise _Removed
         texts = []

@@ -112,7 +112,7 @@ class Hub:
             listener.deliver(snapshot)
         # Another process may have marked a seat gone while it is still connected here.
         for token_hash in {listener.token_hash for listener in listeners}:
-            index = None if token_hash is None else room.seat_of(token_hash)
+            index = None if token_hash is None else snapshot.seat_of(token_hash)
             seat = None if index is None else room.seats[index]
             if token_hash is not None and seat is not None and seat.disconnected_at is not None:
                 self._spawn(self._service.set_presence(room.code, token_hash, connected=True))

@@ -24,10 +24,18 @@ class Snapshot:
     def __init__(self, room: Room) -> None:
         self.room = room
         self._texts: dict[int | None, str | None] = {}
+        self._seats: dict[str, int | None] = {}
 
     @property
     def version(self) -> int:
         return self.room.version
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat a token (by its hash) holds at this version, found once for all the
+        connections and checks that ask."""
+        if token_hash not in self._seats:
+            self._seats[token_hash] = self.room.seat_of(token_hash)
+        return self._seats[token_hash]
 
     @cached_property
     def _engine_state(self) -> Any:
