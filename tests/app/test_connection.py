@@ -8,7 +8,7 @@ from typing import Any
 
 from app.metrics import Metrics
 from app.rooms import lobby
-from app.rooms.model import RoomOptions, Seat
+from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
 from app.ws.connection import CLOSE_TRY_AGAIN, Connection
 from app.ws.snapshot import Snapshot
@@ -35,22 +35,32 @@ class StuckSocket:
         self.closed_with = code
 
 
-async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
-    room = lobby.new_room(
+def a_room(name: str) -> Room:
+    """A two-seat room at version 1, as a connection's first snapshot would carry it."""
+    return lobby.new_room(
         code="ABCDEFGH",
-        options=RoomOptions(room_name="Slow", seats=2),
+        options=RoomOptions(room_name=name, seats=2),
         host=Seat(name="Ann", token_hash="0" * 64),
         now=0.0,
     ).model_copy(update={"version": 1})
-    socket = StuckSocket()
-    connection = Connection(
+
+
+def spectator(socket: object, room: Room, **settings: Any) -> Connection:
+    """A connection without a seat on ``socket``, served without a real room service."""
+    return Connection(
         socket,  # type: ignore[arg-type]
         code=room.code,
         token_hash=None,
         service=RoomService.__new__(RoomService),
-        settings=base_settings(ws_queue_size=3),
+        settings=base_settings(**settings),
         metrics=Metrics(),
     )
+
+
+async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
+    room = a_room("Slow")
+    socket = StuckSocket()
+    connection = spectator(socket, room, ws_queue_size=3)
     connection.open(Snapshot(room))
     serving = asyncio.create_task(connection.serve())
     await asyncio.wait_for(socket.sending.wait(), 5)
@@ -80,24 +90,9 @@ class ReadingSocket(StuckSocket):
 
 
 async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffected() -> None:
-    room = lobby.new_room(
-        code="ABCDEFGH",
-        options=RoomOptions(room_name="Slow", seats=2),
-        host=Seat(name="Ann", token_hash="0" * 64),
-        now=0.0,
-    ).model_copy(update={"version": 1})
+    room = a_room("Slow")
     sockets = [StuckSocket(), ReadingSocket()]
-    connections = [
-        Connection(
-            socket,  # type: ignore[arg-type]
-            code=room.code,
-            token_hash=None,
-            service=RoomService.__new__(RoomService),
-            settings=base_settings(ws_queue_size=3),
-            metrics=Metrics(),
-        )
-        for socket in sockets
-    ]
+    connections = [spectator(socket, room, ws_queue_size=3) for socket in sockets]
     for connection in connections:
         connection.open(Snapshot(room))
     serving = [asyncio.create_task(c.serve()) for c in connections]
@@ -119,21 +114,9 @@ async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffect
 
 
 async def test_a_change_of_version_alone_sends_no_new_room_summary() -> None:
-    room = lobby.new_room(
-        code="ABCDEFGH",
-        options=RoomOptions(room_name="Quiet", seats=2),
-        host=Seat(name="Ann", token_hash="0" * 64),
-        now=0.0,
-    ).model_copy(update={"version": 1})
+    room = a_room("Quiet")
     socket = ReadingSocket()
-    connection = Connection(
-        socket,  # type: ignore[arg-type]
-        code=room.code,
-        token_hash=None,
-        service=RoomService.__new__(RoomService),
-        settings=base_settings(),
-        metrics=Metrics(),
-    )
+    connection = spectator(socket, room)
     connection.open(Snapshot(room))
     serving = asyncio.create_task(connection.serve())
     connection.deliver(Snapshot(room.model_copy(update={"version": 2})))
