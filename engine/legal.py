@@ -139,7 +139,8 @@ def _challenges(
     has_wild: bool,
     found: list[Move],
 ) -> None:
-    # Plain loops, not comprehensions: these lists are short and this runs in every playout.
+    # The plays of ``weighted_plays`` (need 1 on top, 2 below), inlined as plain loops: these
+    # lists are short, and this runs at every step of every playout.
     deep = state.config.rule_set.exposed_depth > 1
     barred = state.barred
     append = found.append
