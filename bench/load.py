@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -38,6 +39,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 MAX_ROOMS = 2000
 MAX_SECONDS = 120.0
+CORES = sorted(os.sched_getaffinity(0))
+"""The cores this run may use, read before it pins itself to one of them (a child inherits
+its parent's affinity, so asking again after pinning would find a single core)."""
 
 
 @dataclass
@@ -51,12 +55,27 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
 
 
+HEAD = re.compile(r'\{"type":\s*"(\w+)"(?:,\s*"version":\s*(\d+))?')
+"""The start of every message from either server: its type and, for a ``state``, its version
+(read without decoding the rest: a view is only decoded when its seat is about to act)."""
+
+
 @dataclass
 class Seat:
     index: int
     token: str | None = None
     ws: ClientConnection | None = None
-    state: dict[str, Any] | None = None
+    version: int = 0
+    """The version of the last ``state`` this seat received (0: none yet)."""
+    raw: str = ""
+    """That ``state`` as received."""
+    _decoded: dict[str, Any] | None = None
+
+    def state(self) -> dict[str, Any]:
+        """The last ``state``, decoded once."""
+        if self._decoded is None or self._decoded["version"] != self.version:
+            self._decoded = json.loads(self.raw)
+        return self._decoded
 
 
 @dataclass
@@ -101,23 +120,26 @@ class Swarm:
     async def _read(self, room: Room, seat: Seat) -> None:
         assert seat.ws is not None
         async for raw in seat.ws:
-            message = json.loads(raw)
-            if message["type"] == "error":
+            assert isinstance(raw, str)
+            head = HEAD.match(raw)
+            kind = head.group(1) if head else None
+            if kind == "error":
                 self.stats.errors += 1
-            if message["type"] != "state":
+            if kind != "state" or head is None or head.group(2) is None:
                 continue
+            version = int(head.group(2))
             self.stats.views += 1
             self.stats.view_bytes += len(raw)
-            seat.state = message
+            seat.version, seat.raw = version, raw
             pending = room.pending
-            if pending and seat.index == pending[2] and message["version"] > pending[0]:
+            if pending and seat.index == pending[2] and version > pending[0]:
                 self.stats.latencies.append(time.perf_counter() - pending[1])
                 room.pending = None
 
     async def ready(self) -> None:
         """Wait (bounded) until every seat has had its first state."""
         until = time.monotonic() + 60
-        while any(seat.state is None for room in self.rooms for seat in room.seats):
+        while any(not seat.version for room in self.rooms for seat in room.seats):
             if time.monotonic() > until:
                 raise SystemExit("not every seat got a state within a minute")
             await asyncio.sleep(0.1)
@@ -139,7 +161,7 @@ class Swarm:
             if room.pending is not None or room.rematching:
                 self.stats.missed += 1
                 continue
-            latest = max((s.state for s in room.seats if s.state), key=lambda m: m["version"])
+            latest = max(room.seats, key=lambda seat: seat.version).state()
             if latest["view"]["over"] and http is not None:
                 room.rematching = True
                 auth = {"Authorization": f"Bearer {room.host_token}"}
@@ -148,10 +170,10 @@ class Swarm:
                 room.rematching = False
                 continue
             actor = room.seats[latest["view"]["to_act"][0]]
-            state = actor.state
-            if state is None or state["version"] < latest["version"] or actor.ws is None:
+            if actor.version < latest["version"] or actor.ws is None:
                 self.stats.missed += 1
                 continue
+            state = actor.state()
             choices = [a for a in state["legal"] if a["type"] != "concede"] or state["legal"]
             action = rng.choice(choices)
             room.pending = (state["version"], time.perf_counter(), actor.index)
@@ -180,19 +202,42 @@ class Step:
     generator_share: float
     """This load generator's own CPU use: near 100% means it, not the server, is the limit."""
     missed: int
+    dropped: float = 0.0
+    """Connections the server dropped as too slow (its queue-drop counter) during the step."""
+    conflicts: float = 0.0
+    """Commits the server lost to a moved version during the step."""
+
+
+COUNTERS = ("cash_stash_queue_drops_total", "cash_stash_commit_conflicts_total")
+
+
+async def server_counters(http: httpx.AsyncClient | None) -> dict[str, float]:
+    """The game server's own counters (none for the bare server)."""
+    if http is None:
+        return {}
+    text = (await http.get("/metrics")).text
+    return {
+        name: float(value)
+        for name, _, value in (line.partition(" ") for line in text.splitlines())
+        if name in COUNTERS
+    }
 
 
 async def measure(swarm: Swarm, pid: int, rates: list[float], seconds: float) -> list[Step]:
     steps = []
     async with httpx.AsyncClient(base_url=swarm.base, timeout=30) as http:
         for rate in rates:
+            progress(f"{rate * len(swarm.rooms):.0f} actions/s offered for {seconds:.0f} s")
             stats = swarm.stats
             before = (stats.views, len(stats.latencies), stats.missed, cpu_seconds(pid))
+            counters = await server_counters(http if swarm.base else None)
             generator_before = time.process_time()
             started = time.monotonic()
             await swarm.drive(rate, seconds, http if swarm.base else None)
             elapsed = time.monotonic() - started
             cpu = cpu_seconds(pid) - before[3]
+            counted = await server_counters(http if swarm.base else None)
+            change = {name: counted[name] - counters[name] for name in counted}
             generator = time.process_time() - generator_before
             window = sorted(stats.latencies[before[1] :])
             done = len(window)
@@ -209,6 +254,8 @@ async def measure(swarm: Swarm, pid: int, rates: list[float], seconds: float) ->
                     cpu_share=cpu / elapsed,
                     generator_share=generator / elapsed,
                     missed=stats.missed - before[2],
+                    dropped=change.get(COUNTERS[0], 0.0),
+                    conflicts=change.get(COUNTERS[1], 0.0),
                 )
             )
             # Let the last actions come back before the next step.
@@ -218,10 +265,18 @@ async def measure(swarm: Swarm, pid: int, rates: list[float], seconds: float) ->
     return steps
 
 
+def progress(text: str) -> None:
+    """A line on stderr saying what the run is doing now (setting up 4,000 seats takes a while)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
 def _pin(pid: int, core: int) -> None:
-    cores = sorted(os.sched_getaffinity(0))
-    if len(cores) > 1:
-        os.sched_setaffinity(pid, {cores[core % len(cores)]})
+    """Pin a process (its threads to come, too) to one of ``CORES``, and check it held."""
+    if len(CORES) > 1:
+        wanted = {CORES[core % len(CORES)]}
+        os.sched_setaffinity(pid, wanted)
+        if os.sched_getaffinity(pid) != wanted:
+            raise SystemExit(f"could not pin process {pid} to core {wanted}")
 
 
 def _wait_for_line(process: subprocess.Popen[str], text: str) -> None:
@@ -302,6 +357,7 @@ async def run_game_server(args: argparse.Namespace) -> Run:
                         break
                     except httpx.TransportError:
                         await asyncio.sleep(0.1)
+            progress(f"game server: creating {args.rooms} rooms of {args.seats}")
             rooms = await setup_rooms(base, args.rooms, args.seats)
             await start_games(base, rooms)
             idle_before = rss_bytes(process.pid)
@@ -324,6 +380,7 @@ async def run_swarm(
     name: str, swarm: Swarm, pid: int, idle_before: int, args: argparse.Namespace
 ) -> Run:
     """Connect every seat, measure idle memory per connection, then play each rate."""
+    progress(f"{name}: connecting {args.rooms * args.seats} seats")
     await swarm.connect_all()
     await swarm.ready()
     await asyncio.sleep(2)
@@ -373,13 +430,14 @@ def report(run: Run) -> None:
     print(f"  memory per idle connection: {run.idle_bytes_per_connection / 1024:.1f} KiB")
     print(
         "  offered/s  actions/s  views/s  p50 ms  p99 ms  CPU ms/action  CPU share"
-        "  generator  missed"
+        "  generator  missed  dropped  conflicts"
     )
     for s in run.steps:
         print(
             f"  {s.rate:9.0f}  {s.actions_per_second:9.1f}  {s.views_per_second:7.0f}"
             f"  {s.p50_ms:6.1f}  {s.p99_ms:6.1f}  {s.cpu_per_action_ms:13.2f}"
             f"  {s.cpu_share:9.0%}  {s.generator_share:9.0%}  {s.missed:6d}"
+            f"  {s.dropped:7.0f}  {s.conflicts:9.0f}"
         )
 
 
