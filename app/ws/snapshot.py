@@ -6,6 +6,8 @@ import json
 from functools import cached_property
 from typing import Any
 
+import orjson
+
 import engine
 from app.rooms.model import Room
 from app.rooms.public import RoomPublic, room_public
@@ -13,8 +15,9 @@ from app.ws.messages import RoomMessage, StateMessage
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A wire message as the one JSON text frame it is sent in."""
-    return json.dumps(message, separators=(",", ":"))
+    """A wire message as the one JSON text frame it is sent in (orjson: a view is encoded
+    once per seat per move, and the standard library took a tenth of the server's time)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Snapshot:
