@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
+import engine
 from app.rooms.credentials import hashes_match
 from app.rooms.recording import FinishedGame
 
@@ -100,6 +101,24 @@ class Room(BaseModel):
     record_attempts: int = 0
     next_record_at: float | None = None
     created_at: float
+    _engine: tuple[str, Any] | None = PrivateAttr(default=None)
+    """``game.state`` and the engine state decoded from it (see ``engine_state``)."""
+
+    def engine_state(self) -> Any:
+        """The game's engine state, decoded from ``game.state`` once however often it is
+        asked for: by the move that made it, then by every seat's view. Only read it (the
+        engine's ``apply_action`` works on a copy)."""
+        game = self.game
+        assert game is not None, "only a room with a game has an engine state"
+        cached = self._engine
+        if cached is None or cached[0] is not game.state:
+            cached = self._engine = (game.state, engine.loads(game.state))
+        return cached[1]
+
+    def keep_engine_state(self, state: Any) -> None:
+        """Remember the engine state that ``game.state`` was just dumped from."""
+        assert self.game is not None
+        self._engine = (self.game.state, state)
 
     def clone(self) -> Room:
         """A copy to change: every model and container in it is new, so any field may be

@@ -49,6 +49,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
         to_act=engine.to_act(state),
         started_at=now,
     )
+    room.keep_engine_state(state)
     return room
 
 
@@ -78,7 +79,7 @@ def apply(
     if room.status != "playing" or game is None:
         raise RoomError("not_playing", "No game is being played in this room.")
     move = {**action, "seat": seat}
-    state = engine.apply_action(engine.loads(game.state), move)
+    state = engine.apply_action(room.engine_state(), move)
     room = room.clone()
     game = room.game
     player = room.seats[seat]
@@ -95,6 +96,7 @@ def apply(
         player.timeouts += 1
         player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
     game.state = engine.dumps(state)
+    room.keep_engine_state(state)
     game.to_act = engine.to_act(state)
     game.deadline = None
     game.ai_due = None

@@ -64,6 +64,15 @@ class RoomService:
         self._held: OrderedDict[str, tuple[str, Room]] = OrderedDict()
         """Code → the room's JSON as last committed or seen here, and that room decoded. It may
         be behind the store: only a compare-and-set on its version may trust it."""
+        self._committing: dict[str, tuple[str, Room]] = {}
+        """Code → the JSON and room of a commit this process is waiting on. Its echo on the
+        store's channel can arrive before the store's answer does, and proves it won."""
+        self._committed: list[Callable[[Room], None]] = []
+
+    def on_commit(self, listener: Callable[[Room], None]) -> None:
+        """Call ``listener`` with every room this process commits, as soon as it is stored
+        (the store's channel brings the same commit later, to every process)."""
+        self._committed.append(listener)
 
     def _hold(self, data: str, room: Room) -> None:
         self._held[room.code] = (data, room)
@@ -77,6 +86,10 @@ class RoomService:
         held = self._held.get(code)
         if held is not None and held[0] == data:
             return held[1]
+        committing = self._committing.get(code)
+        if committing is not None and committing[0] == data:
+            self._hold(data, committing[1])
+            return committing[1]
         room = Room.model_validate_json(data)
         self._hold(data, room)
         return room
@@ -106,8 +119,17 @@ class RoomService:
             listed=new.listed(),
             ttl_seconds=None if new.unrecorded else self.settings.room_ttl_seconds,
         )
-        if await self.store.commit(commit):
+        self._committing[new.code] = (commit.data, new)
+        try:
+            written = await self.store.commit(commit)
+        finally:
+            mine = self._committing.get(new.code)
+            if mine is not None and mine[1] is new:
+                del self._committing[new.code]
+        if written:
             self._hold(commit.data, new)
+            for listener in self._committed:
+                listener(new)
             return True
         self.metrics.commit_conflicts.inc()
         return False
@@ -298,7 +320,7 @@ class RoomService:
 
     async def _ai_move(self, room: Room, seat: int, *, level: str, mover: play.Mover) -> None:
         assert room.game is not None
-        state = engine.loads(room.game.state)
+        state = room.engine_state()
         legal = [action for action in engine.legal_actions(state) if action["seat"] == seat]
         if not legal:
             logger.error(

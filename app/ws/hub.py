@@ -45,7 +45,10 @@ class Hub:
         self._service = service
         self._on_commit = on_commit
         self._rooms: dict[str, set[Listener]] = {}
+        self._fanned: dict[str, int] = {}
+        """Code → the version last fanned out to the room's connections here."""
         self._tasks: set[asyncio.Task[None]] = set()
+        service.on_commit(self._committed)
 
     def add(self, code: str, listener: Listener) -> None:
         self._rooms.setdefault(code, set()).add(listener)
@@ -56,6 +59,7 @@ class Hub:
             listeners.discard(listener)
             if not listeners:
                 del self._rooms[code]
+                self._fanned.pop(code, None)
 
     @property
     def room_count(self) -> int:
@@ -105,7 +109,16 @@ class Hub:
             if room is not None:
                 self._fan_out(room)
 
+    def _committed(self, room: Room) -> None:
+        """This process's own commit: its connections get it now, without waiting for it to
+        come back through the store's channel (where it is then skipped)."""
+        if room.code in self._rooms:
+            self._fan_out(room)
+
     def _fan_out(self, room: Room) -> None:
+        if room.version <= self._fanned.get(room.code, 0):
+            return
+        self._fanned[room.code] = room.version
         snapshot = Snapshot(room)
         listeners = list(self._rooms.get(room.code, ()))
         for listener in listeners:

@@ -71,7 +71,9 @@ async def play(websocket: WebSocket, code: str, token: str | None = None) -> Non
     try:
         if token_hash is not None:
             await service.set_presence(code, token_hash, connected=True)
-            room = await service.load(code) or room
+        # Read again now that the hub holds the connection: a commit fanned out between the
+        # first read and ``hub.add`` would otherwise not reach it until the next one.
+        room = await service.load(code) or room
         connection.open(Snapshot(room))
         # The connection lives for hours: it must not keep the room it opened with alive.
         del room

@@ -40,10 +40,9 @@ class Snapshot:
             self._seats[token_hash] = self.room.seat_of(token_hash)
         return self._seats[token_hash]
 
-    @cached_property
+    @property
     def _engine_state(self) -> Any:
-        assert self.room.game is not None
-        return engine.loads(self.room.game.state)
+        return self.room.engine_state()
 
     @cached_property
     def _legal_actions(self) -> list[dict[str, Any]]:

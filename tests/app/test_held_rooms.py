@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import engine
@@ -9,7 +10,10 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.model import Room, RoomOptions
 from app.rooms.service import RoomService
+from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
+from app.ws.hub import Hub
+from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
 from tests.app.live import ListRecorder
 
@@ -78,3 +82,79 @@ async def test_a_repeat_is_answered_from_the_store_not_from_a_stale_held_room() 
         code, token_hash=hash_token(tokens[seat]), ref="r", version=held.version, action=action
     )
     assert again.repeated and again.room.version == held.version + 1
+
+
+class EchoFirstStore(MemoryRoomStore):
+    """A store whose published commit reaches the process before the commit's own answer,
+    as Redis's channel can: the room is decoded from the echo while ``commit`` is pending."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.service: RoomService | None = None
+        self.echoed: list[Room] = []
+
+    async def commit(self, commit: Commit) -> bool:
+        written = await super().commit(commit)
+        if written and self.service is not None:
+            self.echoed.append(self.service.decode(commit.code, commit.data))
+        return written
+
+
+async def test_an_echo_that_arrives_before_the_commits_answer_is_the_committed_room() -> None:
+    store = EchoFirstStore()
+    service = _service(store)
+    store.service = service
+    room, host = await service.create(
+        name="Ann", player_id=None, options=RoomOptions(room_name="Echo", seats=2)
+    )
+    _, guest = await service.join(room.code, name="Bob", player_id=None)
+    started = await service.start(room.code, token=host)
+    tokens = [host, guest]
+    seat, action = _move(started)
+    acted = await service.act(
+        room.code,
+        token_hash=hash_token(tokens[seat]),
+        ref="e",
+        version=started.version,
+        action=action,
+    )
+    # Neither decoded again nor a copy: the very room the act made, engine state and all.
+    assert store.echoed[-1] is acted.room
+    assert store.echoed[-2] is started
+
+
+class Recorded:
+    """A hub listener that keeps what it is given."""
+
+    seat: int | None = 0
+    token_hash: str | None = None
+
+    def __init__(self) -> None:
+        self.versions: list[int] = []
+
+    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
+        assert isinstance(item, Snapshot)
+        self.versions.append(item.version)
+
+
+async def test_a_commit_reaches_this_processs_connections_once_before_its_echo() -> None:
+    first, _, code, tokens = await _two_processes_one_game()
+    hub = Hub(first, on_commit=lambda: None)
+    listener = Recorded()
+    hub.add(code, listener)
+    room = await first.load(code)
+    assert room is not None
+    seat, action = _move(room)
+    acted = await first.act(
+        code, token_hash=hash_token(tokens[seat]), ref="h", version=room.version, action=action
+    )
+    # Delivered as the act returns, with the hub not listening to the store at all.
+    assert listener.versions == [acted.room.version]
+    # Then the store's channel brings every commit (the earlier ones too); none is sent again.
+    task = asyncio.create_task(hub.run())
+    try:
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+    assert listener.versions == [acted.room.version]
