@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field
 
 import engine
 from app.rooms.credentials import hashes_match
@@ -21,6 +22,19 @@ MIN_SEATS = 2
 MAX_SEATS = 6
 MAX_REMEMBERED_REFS = 64
 """Refs of applied actions remembered per room, to answer a repeated ``act``."""
+RECENT_STATES = 64
+"""Engine states kept decoded, by their text. Only the last moments' moves: kept with every
+held room instead, thousands of rooms' states made each young-generation collection carry
+hundreds of thousands of survivors, and stalled the process for more than half a second."""
+
+_RECENT_STATES: OrderedDict[str, Any] = OrderedDict()
+
+
+def remember_engine_state(text: str, state: Any) -> None:
+    """Keep ``state``, which ``text`` was dumped from, for ``Room.engine_state``."""
+    _RECENT_STATES[text] = state
+    if len(_RECENT_STATES) > RECENT_STATES:
+        _RECENT_STATES.popitem(last=False)
 
 
 class RoomOptions(BaseModel):
@@ -101,24 +115,18 @@ class Room(BaseModel):
     record_attempts: int = 0
     next_record_at: float | None = None
     created_at: float
-    _engine: tuple[str, Any] | None = PrivateAttr(default=None)
-    """``game.state`` and the engine state decoded from it (see ``engine_state``)."""
 
     def engine_state(self) -> Any:
-        """The game's engine state, decoded from ``game.state`` once however often it is
-        asked for: by the move that made it, then by every seat's view. Only read it (the
-        engine's ``apply_action`` works on a copy)."""
+        """The game's engine state, decoded from ``game.state`` once while it is recent: the
+        move that made it and every seat's view of it share one. Only read it (the engine's
+        ``apply_action`` works on a copy)."""
         game = self.game
         assert game is not None, "only a room with a game has an engine state"
-        cached = self._engine
-        if cached is None or cached[0] is not game.state:
-            cached = self._engine = (game.state, engine.loads(game.state))
-        return cached[1]
-
-    def keep_engine_state(self, state: Any) -> None:
-        """Remember the engine state that ``game.state`` was just dumped from."""
-        assert self.game is not None
-        self._engine = (self.game.state, state)
+        state = _RECENT_STATES.get(game.state)
+        if state is None:
+            state = engine.loads(game.state)
+            remember_engine_state(game.state, state)
+        return state
 
     def clone(self) -> Room:
         """A copy to change: every model and container in it is new, so any field may be

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import engine
 from app.rooms.errors import RoomError
 from app.rooms.lobby import engine_config
-from app.rooms.model import MAX_REMEMBERED_REFS, Game, Room
+from app.rooms.model import MAX_REMEMBERED_REFS, Game, Room, remember_engine_state
 from app.rooms.recording import FinishedGame, PlayerRecord
 
 Mover = Literal["player", "ai", "clock"]
@@ -49,7 +49,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
         to_act=engine.to_act(state),
         started_at=now,
     )
-    room.keep_engine_state(state)
+    remember_engine_state(room.game.state, state)
     return room
 
 
@@ -96,7 +96,7 @@ def apply(
         player.timeouts += 1
         player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
     game.state = engine.dumps(state)
-    room.keep_engine_state(state)
+    remember_engine_state(game.state, state)
     game.to_act = engine.to_act(state)
     game.deadline = None
     game.ai_due = None
