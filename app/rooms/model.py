@@ -23,18 +23,26 @@ MAX_SEATS = 6
 MAX_REMEMBERED_REFS = 64
 """Refs of applied actions remembered per room, to answer a repeated ``act``."""
 RECENT_STATES = 64
-"""Engine states kept decoded, by their text. Only the last moments' moves: kept with every
-held room instead, thousands of rooms' states made each young-generation collection carry
-hundreds of thousands of survivors, and stalled the process for more than half a second."""
+"""Engine states kept decoded, by the text they were dumped to: only the last moments' moves.
+Kept with every held room instead, thousands of rooms' states made each young-generation
+collection carry hundreds of thousands of survivors, and stalled the process for more than
+half a second."""
 
-_RECENT_STATES: OrderedDict[str, Any] = OrderedDict()
+_RECENT_STATES: OrderedDict[int, tuple[str, Any]] = OrderedDict()
+"""``id`` of a state's text → that text (which keeps the id from being reused) and the state.
+By identity: hashing a 20 KB text on every move cost more than the lookup saves."""
 
 
 def remember_engine_state(text: str, state: Any) -> None:
     """Keep ``state``, which ``text`` was dumped from, for ``Room.engine_state``."""
-    _RECENT_STATES[text] = state
+    _RECENT_STATES[id(text)] = (text, state)
     if len(_RECENT_STATES) > RECENT_STATES:
         _RECENT_STATES.popitem(last=False)
+
+
+def _recent_engine_state(text: str) -> Any | None:
+    entry = _RECENT_STATES.get(id(text))
+    return entry[1] if entry is not None and entry[0] is text else None
 
 
 class RoomOptions(BaseModel):
@@ -122,7 +130,7 @@ class Room(BaseModel):
         ``apply_action`` works on a copy)."""
         game = self.game
         assert game is not None, "only a room with a game has an engine state"
-        state = _RECENT_STATES.get(game.state)
+        state = _recent_engine_state(game.state)
         if state is None:
             state = engine.loads(game.state)
             remember_engine_state(game.state, state)

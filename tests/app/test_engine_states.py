@@ -1,0 +1,46 @@
+"""``Room.engine_state``: the decoded state of a room's game, shared while it is recent."""
+
+from __future__ import annotations
+
+import engine
+from app.rooms import lobby, play
+from app.rooms.model import RECENT_STATES, Room, RoomOptions, Seat
+
+
+def started() -> Room:
+    host = Seat(name="Ann", token_hash="a" * 64)
+    room = lobby.new_room(
+        code="ABCDE", options=RoomOptions(room_name="States", seats=2), host=host, now=1.0
+    )
+    room, _ = lobby.take_seat(room, Seat(name="Bob", level="easy"))
+    return play.start(room, seed=11, game_id="g", now=2.0)
+
+
+def moved(room: Room) -> Room:
+    action = engine.legal_actions(room.engine_state())[0]
+    return play.apply(room, seat=action["seat"], action=action, now=3.0, mover="player")
+
+
+def test_the_move_that_made_a_state_and_its_views_share_one_decoding() -> None:
+    room = moved(started())
+    assert room.game is not None
+    assert room.engine_state() is room.engine_state()
+    assert engine.dumps(room.engine_state()) == room.game.state
+
+
+def test_a_room_read_back_from_its_json_decodes_its_own_state() -> None:
+    room = moved(started())
+    again = Room.model_validate_json(room.model_dump_json())
+    assert again.engine_state() is not room.engine_state()
+    assert engine.dumps(again.engine_state()) == engine.dumps(room.engine_state())
+
+
+def test_an_old_room_is_decoded_again_once_newer_states_have_pushed_it_out() -> None:
+    first = moved(started())
+    assert first.game is not None
+    kept = first.engine_state()
+    later = first
+    for _ in range(RECENT_STATES + 1):
+        later = moved(later) if not engine.is_over(later.engine_state()) else started()
+    assert first.engine_state() is not kept
+    assert engine.dumps(first.engine_state()) == first.game.state
