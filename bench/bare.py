@@ -2,7 +2,8 @@
 
 Speaks just enough of the game's protocol for the load generator: each room keeps a version
 and whose turn it is; an ``act`` from that seat bumps the version and sends every connection
-in the room one ``state`` message padded to the size of a real one. No rules, no store, no
+in the room one ``state`` message padded to the size the act names in ``pad`` (the load
+generator passes on the size of the game server's views). No rules, no store, no
 per-seat views: what is left is the cost of WebSockets, JSON and fan-out in Python.
 """
 
@@ -22,16 +23,17 @@ class Room:
     seats: int
     version: int = 1
     to_act: int = 0
+    pad: int = 2000
+    """Bytes of padding per state: what the last ``act`` asked for (the game server's size)."""
     connections: set[ServerConnection] = field(default_factory=set)
 
 
 class FanOut:
-    def __init__(self, pad: int) -> None:
-        self._pad = "x" * pad
+    def __init__(self) -> None:
         self._rooms: dict[str, Room] = {}
 
     def _state(self, room: Room) -> str:
-        view = {"to_act": [room.to_act], "over": False, "pad": self._pad}
+        view = {"to_act": [room.to_act], "over": False, "pad": "x" * room.pad}
         legal = [{"type": "end_turn"}]
         return json.dumps({"type": "state", "version": room.version, "view": view, "legal": legal})
 
@@ -48,6 +50,7 @@ class FanOut:
             async for raw in connection:
                 message = json.loads(raw)
                 if message.get("type") == "act" and seat == room.to_act:
+                    room.pad = max(0, int(message.get("pad", room.pad)) - 100)
                     room.version += 1
                     room.to_act = (room.to_act + 1) % room.seats
                     broadcast(room.connections, self._state(room))
@@ -55,8 +58,8 @@ class FanOut:
             room.connections.discard(connection)
 
 
-async def run(port: int, pad: int, *, compression: bool) -> None:
-    fan_out = FanOut(pad)
+async def run(port: int, *, compression: bool) -> None:
+    fan_out = FanOut()
     async with serve(
         fan_out.handle,
         "127.0.0.1",
@@ -71,12 +74,11 @@ async def run(port: int, pad: int, *, compression: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pad", type=int, default=2000, help="bytes of padding per state")
     parser.add_argument(
         "--compression", action="store_true", help="per-message deflate, as the game server can"
     )
     args = parser.parse_args()
-    asyncio.run(run(args.port, args.pad, compression=args.compression))
+    asyncio.run(run(args.port, compression=args.compression))
 
 
 if __name__ == "__main__":

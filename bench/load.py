@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 MAX_ROOMS = 2000
 MAX_SECONDS = 120.0
+MAX_REPEATS = 9
 CORES = sorted(os.sched_getaffinity(0))
 """The cores this run may use, read before it pins itself to one of them (a child inherits
 its parent's affinity, so asking again after pinning would find a single core)."""
@@ -109,6 +112,8 @@ class Swarm:
         self.rooms = rooms
         self.stats = Stats()
         self._readers: list[asyncio.Task[None]] = []
+        self.pad_to: int | None = None
+        """For the bare server: the size its views are padded to (the game server's last)."""
 
     async def connect_all(self) -> None:
         limit = asyncio.Semaphore(50)
@@ -182,6 +187,8 @@ class Swarm:
             action = rng.choice(choices)
             room.pending = (state["version"], time.perf_counter(), actor.index)
             message = {"type": "act", "ref": uuid.uuid4().hex[:12], "version": state["version"]}
+            if self.pad_to is not None:
+                message["pad"] = self.pad_to
             await actor.ws.send(json.dumps({**message, "action": action}))
             self.stats.sent += 1
 
@@ -196,11 +203,14 @@ class Swarm:
 
 @dataclass
 class Step:
+    """One server at one rate for one stretch of ``--seconds``."""
+
     rate: float
     actions_per_second: float
     views_per_second: float
-    p50_ms: float
-    p99_ms: float
+    view_bytes: float
+    latencies: list[float]
+    """Seconds from each act to its view, sorted."""
     cpu_per_action_ms: float
     cpu_share: float
     generator_share: float
@@ -227,66 +237,69 @@ async def server_counters(http: httpx.AsyncClient | None) -> dict[str, float]:
     }
 
 
-async def measure(
-    name: str, swarm: Swarm, pid: int, args: argparse.Namespace, trace: list[str]
-) -> list[Step]:
-    """Play each rate in turn; add to ``trace`` every action's send time (seconds into its
-    step) and latency, as CSV rows."""
-    rates: list[float] = args.rates
-    seconds: float = args.seconds
-    steps = []
-    async with httpx.AsyncClient(base_url=swarm.base, timeout=30) as http:
-        for rate in rates:
-            progress(f"{rate * len(swarm.rooms):.0f} actions/s offered for {seconds:.0f} s")
-            stats = swarm.stats
-            before = (stats.views, len(stats.latencies), stats.missed, cpu_seconds(pid))
-            counters = await server_counters(http if swarm.base else None)
-            # The generator's own collections (up to 0.9 s over 4,000 client connections) would
-            # show as the server's latency: collect now, and not during the step.
-            gc.collect()
-            gc.freeze()
-            gc.disable()
-            generator_before = time.process_time()
-            started = time.monotonic()
-            started_clock = time.perf_counter()
-            await swarm.drive(rate, seconds, http if swarm.base else None)
-            elapsed = time.monotonic() - started
-            gc.enable()
-            cpu = cpu_seconds(pid) - before[3]
-            counted = await server_counters(http if swarm.base else None)
-            change = {name: counted[name] - counters[name] for name in counted}
-            generator = time.process_time() - generator_before
-            offered = rate * len(swarm.rooms)
-            trace.extend(
-                f"{name},{offered:.0f},{sent - started_clock:.3f},{1000 * latency:.1f}"
-                for sent, latency in zip(
-                    stats.sent_at[before[1] :], stats.latencies[before[1] :], strict=True
-                )
-            )
-            window = sorted(stats.latencies[before[1] :])
-            done = len(window)
-            steps.append(
-                Step(
-                    rate=rate * len(swarm.rooms),
-                    actions_per_second=done / elapsed,
-                    views_per_second=(stats.views - before[0]) / elapsed,
-                    p50_ms=1000 * statistics.median(window) if window else float("nan"),
-                    p99_ms=1000 * window[min(done - 1, int(done * 0.99))]
-                    if window
-                    else float("nan"),
-                    cpu_per_action_ms=1000 * cpu / max(done, 1),
-                    cpu_share=cpu / elapsed,
-                    generator_share=generator / elapsed,
-                    missed=stats.missed - before[2],
-                    dropped=change.get(COUNTERS[0], 0.0),
-                    conflicts=change.get(COUNTERS[1], 0.0),
-                )
-            )
-            # Let the last actions come back before the next step.
-            await asyncio.sleep(1)
-            for room in swarm.rooms:
-                room.pending = None
-    return steps
+@dataclass
+class Target:
+    """A running server, its connected swarm, and what was measured of it."""
+
+    name: str
+    swarm: Swarm
+    pid: int
+    http: httpx.AsyncClient | None
+    """The game server's REST API (rematches, counters); None for the bare server."""
+    idle_bytes_per_connection: float = 0.0
+    steps: list[Step] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    """CSV rows: server, offered rate, send time in the step (s), latency (ms)."""
+
+
+async def step(target: Target, rate: float, seconds: float) -> Step:
+    """Play one rate for ``seconds`` against one server and measure it."""
+    swarm, stats = target.swarm, target.swarm.stats
+    offered = rate * len(swarm.rooms)
+    progress(f"{target.name}: {offered:.0f} actions/s offered for {seconds:.0f} s")
+    before = (stats.views, stats.view_bytes, len(stats.latencies), stats.missed)
+    counters = await server_counters(target.http)
+    # The generator's own collections (up to 0.9 s over 4,000 client connections) would
+    # show as the server's latency: collect now, and not during the step.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        cpu_before, generator_before = cpu_seconds(target.pid), time.process_time()
+        started, started_clock = time.monotonic(), time.perf_counter()
+        await swarm.drive(rate, seconds, target.http)
+        elapsed = time.monotonic() - started
+        cpu = cpu_seconds(target.pid) - cpu_before
+        generator = time.process_time() - generator_before
+    finally:
+        gc.enable()
+    change = {
+        name: value - counters[name] for name, value in (await server_counters(target.http)).items()
+    }
+    latencies = stats.latencies[before[2] :]
+    target.trace.extend(
+        f"{target.name},{offered:.0f},{sent - started_clock:.3f},{1000 * latency:.1f}"
+        for sent, latency in zip(stats.sent_at[before[2] :], latencies, strict=True)
+    )
+    views = stats.views - before[0]
+    measured = Step(
+        rate=offered,
+        actions_per_second=len(latencies) / elapsed,
+        views_per_second=views / elapsed,
+        view_bytes=(stats.view_bytes - before[1]) / max(views, 1),
+        latencies=sorted(latencies),
+        cpu_per_action_ms=1000 * cpu / max(len(latencies), 1),
+        cpu_share=cpu / elapsed,
+        generator_share=generator / elapsed,
+        missed=stats.missed - before[3],
+        dropped=change.get(COUNTERS[0], 0.0),
+        conflicts=change.get(COUNTERS[1], 0.0),
+    )
+    # Let the last actions come back before the next step.
+    await asyncio.sleep(1)
+    for room in swarm.rooms:
+        room.pending = None
+    return measured
 
 
 def progress(text: str) -> None:
@@ -304,10 +317,8 @@ def _pin(pid: int, core: int) -> None:
 
 
 def _wait_for_line(process: subprocess.Popen[str], text: str) -> None:
-    assert process.stderr is not None or process.stdout is not None
-    stream = process.stdout if text == "serving" else process.stderr
-    assert stream is not None
-    for line in stream:
+    assert process.stdout is not None
+    for line in process.stdout:
         if text in line:
             return
     raise SystemExit(f"a server did not start (exit {process.wait()})")
@@ -344,18 +355,22 @@ async def start_games(base: str, rooms: list[Room]) -> None:
         await asyncio.gather(*(one(room) for room in rooms))
 
 
-@dataclass
-class Run:
-    name: str
-    seats: int
-    idle_bytes_per_connection: float
-    steps: list[Step]
-    view_bytes: float
-    trace: list[str]
-    """CSV rows: server, offered rate, send time in the step (s), latency (ms)."""
+async def connect_seats(target: Target, args: argparse.Namespace) -> None:
+    """Connect every seat and measure the server's memory per idle connection."""
+    idle_before = rss_bytes(target.pid)
+    progress(f"{target.name}: connecting {args.rooms * args.seats} seats")
+    await target.swarm.connect_all()
+    await target.swarm.ready()
+    await asyncio.sleep(2)
+    target.idle_bytes_per_connection = (rss_bytes(target.pid) - idle_before) / (
+        args.rooms * args.seats
+    )
 
 
-async def run_game_server(args: argparse.Namespace) -> Run:
+@asynccontextmanager
+async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
+    """``cash-stash serve`` on Redis, pinned to the first core, with its rooms set up and
+    every seat connected; stopped (and its Redis keys deleted) afterwards."""
     port = args.first_port
     prefix = f"cash_stash_load:{uuid.uuid4().hex[:8]}:"
     env = {
@@ -371,28 +386,31 @@ async def run_game_server(args: argparse.Namespace) -> Run:
         "CASH_STASH_WS_COMPRESSION": "true" if args.compression else "false",
     }
     command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port", str(port)]
+    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryFile("w+") as log:
         process = subprocess.Popen(command, env=env, stderr=log, text=True)  # noqa: ASYNC220
         try:
             _pin(process.pid, 0)
-            base = f"http://127.0.0.1:{port}"
-            async with httpx.AsyncClient(base_url=base) as http:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
                 for _ in range(100):
                     try:
                         await http.get("/healthz")
                         break
                     except httpx.TransportError:
                         await asyncio.sleep(0.1)
-            progress(f"game server: creating {args.rooms} rooms of {args.seats}")
-            rooms = await setup_rooms(base, args.rooms, args.seats)
-            await start_games(base, rooms)
-            idle_before = rss_bytes(process.pid)
+                progress(f"game server: creating {args.rooms} rooms of {args.seats}")
+                rooms = await setup_rooms(base, args.rooms, args.seats)
+                await start_games(base, rooms)
 
-            def url(room: Room, seat: Seat) -> str:
-                return f"ws://127.0.0.1:{port}/ws/{room.code}?token={seat.token}"
+                def url(room: Room, seat: Seat) -> str:
+                    return f"ws://127.0.0.1:{port}/ws/{room.code}?token={seat.token}"
 
-            swarm = Swarm(base, url, rooms)
-            return await run_swarm("game server", swarm, process.pid, idle_before, args)
+                target = Target("game server", Swarm(base, url, rooms), process.pid, http)
+                await connect_seats(target, args)
+                try:
+                    yield target
+                finally:
+                    await target.swarm.close()
         finally:
             process.terminate()
             process.wait(15)
@@ -402,32 +420,17 @@ async def run_game_server(args: argparse.Namespace) -> Run:
             print("".join(problems[:10]), end="")
 
 
-async def run_swarm(
-    name: str, swarm: Swarm, pid: int, idle_before: int, args: argparse.Namespace
-) -> Run:
-    """Connect every seat, measure idle memory per connection, then play each rate."""
-    progress(f"{name}: connecting {args.rooms * args.seats} seats")
-    await swarm.connect_all()
-    await swarm.ready()
-    await asyncio.sleep(2)
-    idle = (rss_bytes(pid) - idle_before) / (args.rooms * args.seats)
-    trace: list[str] = []
-    steps = await measure(name, swarm, pid, args, trace)
-    view_bytes = swarm.stats.view_bytes / max(swarm.stats.views, 1)
-    await swarm.close()
-    return Run(name, args.rooms * args.seats, idle, steps, view_bytes, trace)
-
-
-async def run_bare_server(args: argparse.Namespace, pad: int) -> Run:
+@asynccontextmanager
+async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
+    """``bench/bare.py`` on the same core as the game server, every seat connected."""
     port = args.first_port + 1
-    command = [sys.executable, str(BENCH / "bare.py"), "--port", str(port), "--pad", str(pad)]
+    command = [sys.executable, str(BENCH / "bare.py"), "--port", str(port)]
     if args.compression:
         command.append("--compression")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)  # noqa: ASYNC220
     try:
         _pin(process.pid, 0)
         _wait_for_line(process, "serving")
-        idle_before = rss_bytes(process.pid)
         rooms = [
             Room(f"R{number}", None, [Seat(index) for index in range(args.seats)])
             for number in range(args.rooms)
@@ -436,8 +439,12 @@ async def run_bare_server(args: argparse.Namespace, pad: int) -> Run:
         def url(room: Room, seat: Seat) -> str:
             return f"ws://127.0.0.1:{port}/ws/{room.code}?seat={seat.index}&seats={args.seats}"
 
-        swarm = Swarm("", url, rooms)
-        return await run_swarm("bare fan-out", swarm, process.pid, idle_before, args)
+        target = Target("bare fan-out", Swarm("", url, rooms), process.pid, None)
+        await connect_seats(target, args)
+        try:
+            yield target
+        finally:
+            await target.swarm.close()
     finally:
         process.terminate()
         process.wait(15)
@@ -452,20 +459,57 @@ def _forget(prefix: str) -> None:
             client.delete(*keys)
 
 
-def report(run: Run) -> None:
-    print(f"\n{run.name}: {run.seats} connected seats, {run.view_bytes:.0f} B per view")
-    print(f"  memory per idle connection: {run.idle_bytes_per_connection / 1024:.1f} KiB")
+async def run(args: argparse.Namespace) -> tuple[Target, Target]:
+    """Both servers up at once; each rate played ``--repeats`` times, the two servers taking
+    turns, so a change in the machine's speed during the run falls on both alike."""
+    async with game_server(args) as game, bare_server(args) as bare:
+        for rate in args.rates:
+            for _ in range(args.repeats):
+                game.steps.append(await step(game, rate, args.seconds))
+                bare.swarm.pad_to = int(game.steps[-1].view_bytes)
+                bare.steps.append(await step(bare, rate, args.seconds))
+    return game, bare
+
+
+def percentile(latencies: list[float], share: float) -> float:
+    """Milliseconds; ``latencies`` sorted."""
+    if not latencies:
+        return float("nan")
+    return 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * share))]
+
+
+def report(target: Target) -> None:
+    """Per rate: medians over the repeats, and latency percentiles over all their actions."""
+    views = [s.view_bytes for s in target.steps]
+    print(f"\n{target.name}: {target.swarm.stats.views} views, median {median(views):.0f} B")
+    print(f"  memory per idle connection: {target.idle_bytes_per_connection / 1024:.1f} KiB")
     print(
         "  offered/s  actions/s  views/s  p50 ms  p99 ms  CPU ms/action  CPU share"
         "  generator  missed  dropped  conflicts"
     )
-    for s in run.steps:
+    for rate, steps in by_rate(target).items():
+        latencies = sorted(latency for s in steps for latency in s.latencies)
         print(
-            f"  {s.rate:9.0f}  {s.actions_per_second:9.1f}  {s.views_per_second:7.0f}"
-            f"  {s.p50_ms:6.1f}  {s.p99_ms:6.1f}  {s.cpu_per_action_ms:13.2f}"
-            f"  {s.cpu_share:9.0%}  {s.generator_share:9.0%}  {s.missed:6d}"
-            f"  {s.dropped:7.0f}  {s.conflicts:9.0f}"
+            f"  {rate:9.0f}  {median(s.actions_per_second for s in steps):9.1f}"
+            f"  {median(s.views_per_second for s in steps):7.0f}"
+            f"  {percentile(latencies, 0.5):6.1f}  {percentile(latencies, 0.99):6.1f}"
+            f"  {median(s.cpu_per_action_ms for s in steps):13.2f}"
+            f"  {median(s.cpu_share for s in steps):9.0%}"
+            f"  {median(s.generator_share for s in steps):9.0%}"
+            f"  {sum(s.missed for s in steps):6d}  {sum(s.dropped for s in steps):7.0f}"
+            f"  {sum(s.conflicts for s in steps):9.0f}"
         )
+
+
+def by_rate(target: Target) -> dict[float, list[Step]]:
+    steps: dict[float, list[Step]] = {}
+    for s in target.steps:
+        steps.setdefault(s.rate, []).append(s)
+    return steps
+
+
+def median(values: Iterable[float]) -> float:
+    return statistics.median(list(values))
 
 
 def main() -> None:
@@ -473,7 +517,8 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--rates", default="0.5,1,2", help="actions per second per room")
-    parser.add_argument("--seconds", type=float, default=10.0, help="per rate")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per rate and repeat")
+    parser.add_argument("--repeats", type=int, default=3, help="steps per rate and server")
     parser.add_argument("--first-port", type=int, default=18401)
     parser.add_argument(
         "--compression",
@@ -481,28 +526,32 @@ def main() -> None:
         help="per-message deflate on both servers (off by default, as in the game server)",
     )
     parser.add_argument(
-        "--trace", help="append every action's server, rate, send time and latency to this CSV"
+        "--trace", help="write every action's server, rate, send time and latency to this CSV"
     )
     args = parser.parse_args()
     args.rates = [float(rate) for rate in args.rates.split(",")]
     if not 1 <= args.rooms <= MAX_ROOMS or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"keep to 1-{MAX_ROOMS} rooms and at most {MAX_SECONDS:.0f} s per rate")
+    if not 1 <= args.repeats <= MAX_REPEATS:
+        raise SystemExit(f"keep to 1-{MAX_REPEATS} repeats")
     _pin(0, 1)
-    game = asyncio.run(run_game_server(args))
+    game, bare = asyncio.run(run(args))
     report(game)
-    bare = asyncio.run(run_bare_server(args, pad=max(0, int(game.view_bytes) - 100)))
     report(bare)
     if args.trace:
         with Path(args.trace).open("w") as trace:
             trace.write("server,offered,sent_s,latency_ms\n")
             trace.writelines(f"{row}\n" for row in game.trace + bare.trace)
-    print("\nCPU per action, game server / bare fan-out:")
-    for ours, floor in zip(game.steps, bare.steps, strict=True):
-        if floor.cpu_per_action_ms <= 0:
-            print(f"  {ours.rate:6.0f} offered/s: n/a (the bare server used no measurable CPU)")
-            continue
-        ratio = ours.cpu_per_action_ms / floor.cpu_per_action_ms
-        print(f"  {ours.rate:6.0f} offered/s: {ratio:.1f}x")
+    print("\nCPU per action, game server / bare fan-out (median of each step's ratio to the")
+    print("bare step played right after it):")
+    for (rate, ours), floors in zip(by_rate(game).items(), by_rate(bare).values(), strict=True):
+        ratios = [
+            mine.cpu_per_action_ms / floor.cpu_per_action_ms
+            for mine, floor in zip(ours, floors, strict=True)
+            if floor.cpu_per_action_ms > 0
+        ]
+        shown = " ".join(f"{ratio:.1f}" for ratio in ratios)
+        print(f"  {rate:6.0f} offered/s: {median(ratios):.1f}x  ({shown})")
 
 
 if __name__ == "__main__":
