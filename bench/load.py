@@ -4,12 +4,15 @@ against a bare fan-out server (``bench/bare.py``) in the same run.
 Sets up ``--rooms`` rooms of ``--seats`` seats on one server process (rooms in Redis), connects
 every seat, then plays open loop: each room's seat to act sends a random legal action every
 ``1 / rate`` seconds (a tick whose previous action has not come back yet is counted as missed,
-not queued). For each rate it reports actions/s, views/s, p50/p99 action-to-view latency (from
-sending to the actor seeing the new version), and server CPU per action; after connecting, the
-server's memory per idle connection. The server is pinned to one core, this generator to the
-other. Loopback only; bounded in rooms and seconds; stops its servers itself::
+not queued). The bare server gets the same swarm, its views padded to the game server's size.
+Each rate is played ``--repeats`` times per server, the two taking turns. Per rate it reports
+medians of actions/s, views/s and server CPU per action, p50/p99 action-to-view latency (from
+sending to the actor seeing the new version) over all the rate's actions, and the ratio of
+CPU per action; after connecting, each server's memory per idle connection. Both servers are
+pinned to one core, this generator to the other. Loopback only; bounded in rooms, seconds and
+repeats; stops its servers itself::
 
-    python bench/load.py --rooms 250 --seats 4 --rates 0.5,1,2 --seconds 10
+    python bench/load.py --rooms 250 --seats 4 --rates 0.5,1,2 --seconds 10 --repeats 3
 """
 
 from __future__ import annotations
