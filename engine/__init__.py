@@ -7,6 +7,10 @@ For searches there is a faster path over the same rules: ``search_copy`` makes a
 copy with the log off, ``moves`` lists the legal actions as tuples (the same actions, in the
 same order, as ``legal_actions``) and ``play`` applies one to that copy in place, unchecked.
 ``action_of`` turns a move into its JSON action.
+
+``views_for`` is ``view_for`` for several seats at once, sharing their public part.
+``to_data`` / ``from_data`` are ``dumps`` / ``loads`` without the JSON text, for an
+application that encodes with a faster JSON library than the standard one.
 """
 
 from __future__ import annotations
@@ -20,11 +24,11 @@ from engine.cards import CardId, Kind
 from engine.determinize import Sampler, determinize
 from engine.errors import EngineError, IllegalAction, InvalidConfig
 from engine.legal import Move, action_of, legal_actions, moves
-from engine.serialize import dumps, loads
+from engine.serialize import dumps, from_data, loads, to_data
 from engine.setup import new_state, parse_config
 from engine.state import Seat, State
 from engine.turns import standings, stash
-from engine.view import open_view, view_for
+from engine.view import open_view, view_for, views_for
 
 
 def new_game(config: Mapping[str, Any]) -> State:
@@ -74,6 +78,7 @@ __all__ = [
     "blocked_actions",
     "determinize",
     "dumps",
+    "from_data",
     "is_over",
     "legal_actions",
     "loads",
@@ -85,5 +90,7 @@ __all__ = [
     "scores",
     "search_copy",
     "to_act",
+    "to_data",
     "view_for",
+    "views_for",
 ]

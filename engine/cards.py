@@ -90,9 +90,14 @@ IS_ACTION: tuple[bool, ...] = tuple(kind in ACTIONS for kind in KIND_OF)
 IS_PENNY_JAR: tuple[bool, ...] = tuple(kind is Kind.PENNY_JAR for kind in KIND_OF)
 
 
+KIND_NAME: tuple[str, ...] = tuple(kind.value for kind in KIND_OF)
+"""Each card's kind as the plain string sent on the wire (an enum's ``.value`` is a slow
+descriptor, and views carry every visible card)."""
+
+
 def card_json(card: CardId) -> dict[str, object]:
     """How a visible card goes on the wire."""
-    return {"id": card, "kind": KIND_OF[card].value}
+    return {"id": card, "kind": KIND_NAME[card]}
 
 
 def matches(card: CardId, kind: Kind) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.cards import VALUE_OF, CardId, card_json, set_kind
@@ -94,6 +95,24 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
         "over": state.over,
         "log": state.entries(),
     }
+
+
+def views_for(
+    state: State, seats: Iterable[Seat | None] | None = None
+) -> dict[Seat | None, dict[str, Any]]:
+    """``view_for`` of each of ``seats`` at once (by default the spectators' and every
+    seat's). Only ``seat`` and ``hand`` differ from seat to seat, so the rest is built once and
+    shared between the views: read them, never change them."""
+    public = view_for(state, None)
+    views: dict[Seat | None, dict[str, Any]] = {}
+    for seat in [None, *range(state.config.players)] if seats is None else seats:
+        if seat is None:
+            views[seat] = public
+            continue
+        if not (isinstance(seat, int) and 0 <= seat < state.config.players):
+            raise ValueError(f"no seat {seat!r} in this game")
+        views[seat] = {**public, "seat": seat, "hand": _cards(state.hands[seat])}
+    return views
 
 
 def open_view(state: State) -> dict[str, Any]:

@@ -94,6 +94,21 @@ def test_every_game_ends_with_scores_equal_to_the_stacks(
 @by_config
 @SETTINGS
 @given(seed=SEEDS, policy=SEEDS)
+def test_views_for_several_seats_are_each_seats_own_view(
+    config: dict[str, Any], seed: int, policy: int
+) -> None:
+    seats = [None, *range(config["players"])]
+    for state in random_game(config, seed, policy):
+        views = engine.views_for(state)
+        assert list(views) == seats
+        assert engine.views_for(state, [1, None]) == {1: views[1], None: views[None]}
+        for seat in seats:
+            assert json.dumps(views[seat]) == json.dumps(engine.view_for(state, seat))
+
+
+@by_config
+@SETTINGS
+@given(seed=SEEDS, policy=SEEDS)
 def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: int) -> None:
     rng = random.Random(policy)
     states = random_game(config, seed, policy)
@@ -101,6 +116,9 @@ def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: in
         text = engine.dumps(state)
         restored = engine.loads(text)
         assert engine.dumps(restored) == text
+        # The same text without it: the data an application may encode with another library.
+        assert json.dumps(engine.to_data(state), separators=(",", ":")) == text
+        assert engine.dumps(engine.from_data(json.loads(text))) == text
         assert engine.view_for(restored, None) == engine.view_for(state, None)
         legal = engine.legal_actions(state)
         assert engine.legal_actions(restored) == legal

@@ -95,3 +95,5 @@ def test_a_view_for_a_seat_not_in_the_game_is_refused(seat: object) -> None:
     state = deal([["coins"], ["guitar"]])
     with pytest.raises(ValueError):
         engine.view_for(state, seat)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        engine.views_for(state, [0, seat])  # type: ignore[list-item]
