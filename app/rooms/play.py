@@ -9,7 +9,13 @@ from typing import Any, Literal
 import engine
 from app.rooms.errors import RoomError
 from app.rooms.lobby import engine_config
-from app.rooms.model import MAX_REMEMBERED_REFS, Game, Room, remember_engine_state
+from app.rooms.model import (
+    MAX_REMEMBERED_REFS,
+    Game,
+    Room,
+    dump_engine_state,
+    remember_engine_state,
+)
 from app.rooms.recording import FinishedGame, PlayerRecord
 
 Mover = Literal["player", "ai", "clock"]
@@ -45,7 +51,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
     room.game = Game(
         id=game_id,
         seed=seed,
-        state=engine.dumps(state),
+        state=dump_engine_state(state),
         to_act=engine.to_act(state),
         started_at=now,
     )
@@ -95,7 +101,7 @@ def apply(
     elif mover == "clock":
         player.timeouts += 1
         player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
-    game.state = engine.dumps(state)
+    game.state = dump_engine_state(state)
     remember_engine_state(game.state, state)
     game.to_act = engine.to_act(state)
     game.deadline = None

@@ -51,6 +51,12 @@ class Snapshot:
         return actions
 
     @cached_property
+    def _views(self) -> dict[int | None, dict[str, Any]]:
+        """Every seat's view and the spectators', their public part built once."""
+        views: dict[int | None, dict[str, Any]] = engine.views_for(self._engine_state)
+        return views
+
+    @cached_property
     def _room_public(self) -> RoomPublic:
         return room_public(self.room)
 
@@ -94,7 +100,7 @@ class Snapshot:
         return {
             "type": "state",
             "version": self.room.version,
-            "view": engine.view_for(state, seat),
+            "view": self._views[seat],
             "legal": legal,
             "blocked": blocked,
             "deadline": game.deadline,

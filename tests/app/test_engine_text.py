@@ -1,0 +1,23 @@
+"""The app stores engine states with orjson; the text is still ``engine.dumps``'s JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import engine
+from app.rooms.model import dump_engine_state, load_engine_state
+
+
+def test_orjson_text_is_the_engines_json_and_reads_back_to_the_same_state() -> None:
+    config = {"players": 4, "rules": "advanced", "draft": False, "seed": 3}
+    state = engine.new_game({**config, "names": ["Zoë", "Ψ", "李", "🙂"]})
+    rng = random.Random(3)
+    for _ in range(60):
+        if engine.is_over(state):
+            break
+        text = dump_engine_state(state)
+        assert json.loads(text) == json.loads(engine.dumps(state))
+        assert engine.dumps(load_engine_state(text)) == engine.dumps(state)
+        assert engine.dumps(load_engine_state(engine.dumps(state))) == engine.dumps(state)
+        state = engine.apply_action(state, rng.choice(engine.legal_actions(state)))
