@@ -52,6 +52,8 @@ return count
 _RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 _POOL_SIZE = 64
 _POOL_WAIT_SECONDS = 10.0
+_COMMAND_SECONDS = 5.0
+"""The longest any one call to Redis may take (redis-py's own default socket timeout)."""
 
 
 class RedisRoomStore:
@@ -61,12 +63,18 @@ class RedisRoomStore:
         # Named after the prefix, so an operator can tell each deployment's connections apart.
         # A burst (thousands of sockets arriving at once) waits for a pooled connection rather
         # than failing with "too many connections".
+        #
+        # No socket timeout: redis-py would run every command's write as a task of its own
+        # to time it (a twentieth of a move's cost). Each call below is bounded as a whole
+        # instead; a command cut short closes its connection rather than reuse it.
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             decode_responses=True,
             client_name=prefix.strip(":") or "cash_stash",
             max_connections=_POOL_SIZE,
             timeout=_POOL_WAIT_SECONDS,
+            socket_timeout=None,
+            socket_connect_timeout=_COMMAND_SECONDS,
         )
         self._redis = aioredis.Redis(connection_pool=pool)
         self._prefix = prefix
@@ -80,40 +88,45 @@ class RedisRoomStore:
         return f"{self._prefix}room:{code}"
 
     async def start(self) -> None:
-        await self._redis.ping()
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            await self._redis.ping()
 
     async def close(self) -> None:
         await self._redis.aclose()
 
     async def load(self, code: str) -> str | None:
-        data = await self._redis.hget(self._room_key(code), "data")
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            data = await self._redis.hget(self._room_key(code), "data")
         return None if data is None else str(data)
 
     async def commit(self, commit: Commit) -> bool:
-        written = await self._commit(
-            keys=[self._room_key(commit.code), self._wake_key, self._listed_key],
-            args=[
-                str(commit.version - 1),
-                str(commit.version),
-                commit.data,
-                str(commit.ttl_seconds or 0),
-                "" if commit.wake_at is None else repr(commit.wake_at),
-                "1" if commit.listed else "0",
-                self.channel,
-                commit.code,
-            ],
-        )
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            written = await self._commit(
+                keys=[self._room_key(commit.code), self._wake_key, self._listed_key],
+                args=[
+                    str(commit.version - 1),
+                    str(commit.version),
+                    commit.data,
+                    str(commit.ttl_seconds or 0),
+                    "" if commit.wake_at is None else repr(commit.wake_at),
+                    "1" if commit.listed else "0",
+                    self.channel,
+                    commit.code,
+                ],
+            )
         return bool(written)
 
     async def publish(self, code: str, message: str) -> None:
-        await self._redis.publish(self.channel, f"message\n{code}\n{message}")
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            await self._redis.publish(self.channel, f"message\n{code}\n{message}")
 
     async def events(self) -> AsyncIterator[StoreEvent]:
         failures = 0
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel)
+                async with asyncio.timeout(_COMMAND_SECONDS):
+                    await pubsub.subscribe(self.channel)
                 if failures:
                     logger.info("room events: subscribed again")
                     yield StoreEvent("resync")
@@ -133,28 +146,34 @@ class RedisRoomStore:
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def due(self, now: float) -> list[str]:
-        codes = await self._redis.zrangebyscore(self._wake_key, "-inf", now)
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            codes = await self._redis.zrangebyscore(self._wake_key, "-inf", now)
         return [str(code) for code in codes]
 
     async def next_wake(self) -> float | None:
-        first = await self._redis.zrange(self._wake_key, 0, 0, withscores=True)
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            first = await self._redis.zrange(self._wake_key, 0, 0, withscores=True)
         return float(first[0][1]) if first else None
 
     async def forget(self, code: str) -> None:
-        if not await self._redis.exists(self._room_key(code)):
-            await self._redis.zrem(self._wake_key, code)
-            await self._redis.srem(self._listed_key, code)
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            if not await self._redis.exists(self._room_key(code)):
+                await self._redis.zrem(self._wake_key, code)
+                await self._redis.srem(self._listed_key, code)
 
     async def listed_rooms(self) -> list[str]:
-        codes = await self._redis.smembers(self._listed_key)
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            codes = await self._redis.smembers(self._listed_key)
         return sorted(str(code) for code in codes)
 
     async def claim(self, key: str, seconds: float) -> bool:
-        claimed = await self._redis.set(
-            f"{self._prefix}claim:{key}", "1", nx=True, px=max(1, int(seconds * 1000))
-        )
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            claimed = await self._redis.set(
+                f"{self._prefix}claim:{key}", "1", nx=True, px=max(1, int(seconds * 1000))
+            )
         return bool(claimed)
 
     async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
-        count = await self._hit(keys=[f"{self._prefix}hits:{key}"], args=[window_seconds])
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            count = await self._hit(keys=[f"{self._prefix}hits:{key}"], args=[window_seconds])
         return int(count) <= limit

@@ -173,3 +173,36 @@ async def test_every_connection_converges_after_the_subscription_is_lost(
         assert time.monotonic() - started < CONVERGE_SECONDS
         for client in clients:
             await client.close()
+
+
+async def test_a_redis_that_never_answers_fails_each_call_in_bounded_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No socket timeout is set on the connections: each call is bounded as a whole."""
+    import app.store.redis as redis_store
+
+    monkeypatch.setattr(redis_store, "_COMMAND_SECONDS", 0.3)
+    accepted: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)  # reads nothing back, answers nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    store = RedisRoomStore(f"redis://127.0.0.1:{port}/0", prefix="silent:")
+    try:
+        started = time.monotonic()
+        with pytest.raises(OSError):
+            await store.load("ABCDE")
+        commit = Commit(
+            code="ABCDE", version=1, data="{}", wake_at=None, listed=False, ttl_seconds=1
+        )
+        with pytest.raises(OSError):
+            await store.commit(commit)
+        assert time.monotonic() - started < 3
+        assert accepted
+    finally:
+        await store.close()
+        server.close()
+        for writer in accepted:
+            writer.close()
