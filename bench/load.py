@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -38,6 +39,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 BENCH = Path(__file__).resolve().parent
@@ -58,6 +60,8 @@ class Stats:
     sent: int = 0
     missed: int = 0
     errors: int = 0
+    closed: int = 0
+    """Seats whose connection the server closed while the generator was using it."""
     rematches: int = 0
     latencies: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)
@@ -130,6 +134,11 @@ class Swarm:
 
     async def _read(self, room: Room, seat: Seat) -> None:
         assert seat.ws is not None
+        with contextlib.suppress(ConnectionClosed):
+            await self._read_all(room, seat)
+
+    async def _read_all(self, room: Room, seat: Seat) -> None:
+        assert seat.ws is not None
         async for raw in seat.ws:
             assert isinstance(raw, str)
             head = HEAD.match(raw)
@@ -192,7 +201,14 @@ class Swarm:
             message = {"type": "act", "ref": uuid.uuid4().hex[:12], "version": state["version"]}
             if self.pad_to is not None:
                 message["pad"] = self.pad_to
-            await actor.ws.send(json.dumps({**message, "action": action}))
+            try:
+                await actor.ws.send(json.dumps({**message, "action": action}))
+            except ConnectionClosed:
+                # The server closed this seat (too slow a reader, or the server itself
+                # failed): counted, and the room stops playing.
+                self.stats.closed += 1
+                actor.ws = None
+                continue
             self.stats.sent += 1
 
     async def close(self) -> None:
@@ -219,6 +235,8 @@ class Step:
     generator_share: float
     """This load generator's own CPU use: near 100% means it, not the server, is the limit."""
     missed: int
+    closed: int = 0
+    """Seats the server closed during the step."""
     dropped: float = 0.0
     """Connections the server dropped as too slow (its queue-drop counter) during the step."""
     conflicts: float = 0.0
@@ -260,7 +278,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
     swarm, stats = target.swarm, target.swarm.stats
     offered = rate * len(swarm.rooms)
     progress(f"{target.name}: {offered:.0f} actions/s offered for {seconds:.0f} s")
-    before = (stats.views, stats.view_bytes, len(stats.latencies), stats.missed)
+    before = (stats.views, stats.view_bytes, len(stats.latencies), stats.missed, stats.closed)
     counters = await server_counters(target.http)
     # The generator's own collections (up to 0.9 s over 4,000 client connections) would
     # show as the server's latency: collect now, and not during the step.
@@ -295,6 +313,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
         cpu_share=cpu / elapsed,
         generator_share=generator / elapsed,
         missed=stats.missed - before[3],
+        closed=stats.closed - before[4],
         dropped=change.get(COUNTERS[0], 0.0),
         conflicts=change.get(COUNTERS[1], 0.0),
     )
@@ -488,7 +507,7 @@ def report(target: Target) -> None:
     print(f"  memory per idle connection: {target.idle_bytes_per_connection / 1024:.1f} KiB")
     print(
         "  offered/s  actions/s  views/s  p50 ms  p99 ms  CPU ms/action  CPU share"
-        "  generator  missed  dropped  conflicts"
+        "  generator  missed  closed  dropped  conflicts"
     )
     for rate, steps in by_rate(target).items():
         latencies = sorted(latency for s in steps for latency in s.latencies)
@@ -499,7 +518,8 @@ def report(target: Target) -> None:
             f"  {median(s.cpu_per_action_ms for s in steps):13.2f}"
             f"  {median(s.cpu_share for s in steps):9.0%}"
             f"  {median(s.generator_share for s in steps):9.0%}"
-            f"  {sum(s.missed for s in steps):6d}  {sum(s.dropped for s in steps):7.0f}"
+            f"  {sum(s.missed for s in steps):6d}  {sum(s.closed for s in steps):6d}"
+            f"  {sum(s.dropped for s in steps):7.0f}"
             f"  {sum(s.conflicts for s in steps):9.0f}"
         )
 

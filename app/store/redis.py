@@ -52,8 +52,9 @@ return count
 _RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 _POOL_SIZE = 64
 _POOL_WAIT_SECONDS = 10.0
-_COMMAND_SECONDS = 5.0
-"""The longest any one call to Redis may take (redis-py's own default socket timeout)."""
+_COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
+"""The longest any one call to Redis may take: a wait for a pooled connection, then redis-py's
+default socket timeout."""
 
 
 class RedisRoomStore:
@@ -74,7 +75,7 @@ class RedisRoomStore:
             max_connections=_POOL_SIZE,
             timeout=_POOL_WAIT_SECONDS,
             socket_timeout=None,
-            socket_connect_timeout=_COMMAND_SECONDS,
+            socket_connect_timeout=5.0,
         )
         self._redis = aioredis.Redis(connection_pool=pool)
         self._prefix = prefix
