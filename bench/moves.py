@@ -1,0 +1,101 @@
+"""Move cost: the server's own work for one move, early and late in a game, without a network.
+
+Plays a seeded random 4-player advanced game through the room layer and, at a few points,
+times what the server does for each move: apply it to the room (``play.apply``: the engine,
+the room copy and the state's text), the room's JSON for the store, and every seat's
+``state`` message as sent (views, legal and blocked actions, JSON). The views carry the whole
+log, so these costs grow with the game. Medians of ``--repeats`` runs of ``--loops`` each::
+
+    python bench/moves.py --at 5,40,80
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# The project, not this folder's engine.py, is what ``import engine`` must find.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import engine  # noqa: E402
+from app.rooms import lobby, play  # noqa: E402
+from app.rooms.model import Room, RoomOptions, Seat, load_engine_state  # noqa: E402
+from app.ws.snapshot import Snapshot  # noqa: E402
+
+
+def started(seed: int) -> Room:
+    host = Seat(name="Ann", token_hash="a" * 64)
+    room = lobby.new_room(
+        code="ABCDE", options=RoomOptions(room_name="Bench", seats=4), host=host, now=1.0
+    )
+    for number in range(1, 4):
+        room, _ = lobby.take_seat(room, Seat(name=f"P{number}", token_hash=str(number) * 64))
+    return play.start(room, seed=seed, game_id="bench", now=1.0)
+
+
+def micros(work: Callable[[], object], loops: int, repeats: int) -> float:
+    """Median over ``repeats`` of the mean time of one call, in microseconds."""
+    runs = []
+    for _ in range(repeats):
+        started_at = time.perf_counter()
+        for _ in range(loops):
+            work()
+        runs.append((time.perf_counter() - started_at) / loops * 1e6)
+    return statistics.median(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--at", default="5,40,80", help="moves into the game to measure at")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--loops", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    points = sorted(int(point) for point in args.at.split(","))
+    room, rng, moves = started(args.seed), random.Random(args.seed), 0
+    print("move  room KB  view KB  apply us  room JSON us  decode state us  4 seats' states us")
+    while room.status == "playing" and points:
+        state = room.engine_state()
+        legal = engine.legal_actions(state)
+        action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
+        if moves == points[0]:
+            points.pop(0)
+            before = room
+            assert before.game is not None
+            text = before.game.state
+
+            def apply(before: Room = before, action: dict[str, Any] = action) -> Room:
+                seat = action["seat"]
+                return play.apply(before, seat=seat, action=action, now=2.0, mover="player")
+
+            def decode(text: str = text) -> Any:
+                return load_engine_state(text)
+
+            def states(before: Room = before) -> list[str | None]:
+                snapshot = Snapshot(before)
+                return [snapshot.state_text(seat) for seat in range(4)]
+
+            view = Snapshot(before).state_text(0) or ""
+            print(
+                f"{moves:4d}  {len(before.model_dump_json()) / 1024:7.1f}"
+                f"  {len(view) / 1024:7.1f}"
+                f"  {micros(apply, args.loops, args.repeats):8.0f}"
+                f"  {micros(before.model_dump_json, args.loops, args.repeats):12.0f}"
+                f"  {micros(decode, args.loops, args.repeats):15.0f}"
+                f"  {micros(states, args.loops, args.repeats):18.0f}"
+            )
+        room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
+        room.version += 1
+        moves += 1
+    if points:
+        print(f"(the game ended after {moves} moves)")
+
+
+if __name__ == "__main__":
+    main()
