@@ -15,10 +15,14 @@ def _cards(cards: list[CardId]) -> list[dict[str, Any]]:
     return [card_json(card) for card in cards]
 
 
-def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
-    """Every public zone, plus the viewer's own hand; ``None`` views as a spectator."""
+def _check_seat(state: State, seat: Seat | None) -> None:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.config.players):
         raise ValueError(f"no seat {seat!r} in this game")
+
+
+def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
+    """Every public zone, plus the viewer's own hand; ``None`` views as a spectator."""
+    _check_seat(state, seat)
     config = state.config
     players = []
     for player in range(config.players):
@@ -106,12 +110,11 @@ def views_for(
     public = view_for(state, None)
     views: dict[Seat | None, dict[str, Any]] = {}
     for seat in [None, *range(state.config.players)] if seats is None else seats:
+        _check_seat(state, seat)
         if seat is None:
             views[seat] = public
-            continue
-        if not (isinstance(seat, int) and 0 <= seat < state.config.players):
-            raise ValueError(f"no seat {seat!r} in this game")
-        views[seat] = {**public, "seat": seat, "hand": _cards(state.hands[seat])}
+        else:
+            views[seat] = {**public, "seat": seat, "hand": _cards(state.hands[seat])}
     return views
 
 

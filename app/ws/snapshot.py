@@ -40,8 +40,10 @@ class Snapshot:
             self._seats[token_hash] = self.room.seat_of(token_hash)
         return self._seats[token_hash]
 
-    @property
+    @cached_property
     def _engine_state(self) -> Any:
+        """Held for as long as the snapshot: its connections may render it after the shared
+        table of recent states has moved on."""
         return self.room.engine_state()
 
     @cached_property

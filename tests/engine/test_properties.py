@@ -91,16 +91,19 @@ def test_every_game_ends_with_scores_equal_to_the_stacks(
         assert engine.scores(state) == [p["stash"] for p in player_view]
 
 
+def sampled(states: list[engine.State], rng: random.Random) -> list[engine.State]:
+    """The first and last states of a game and ten more at random."""
+    return [states[0], states[-1], *rng.sample(states, min(len(states), 10))]
+
+
 @by_config
 @SETTINGS
 @given(seed=SEEDS, policy=SEEDS)
 def test_views_for_several_seats_are_each_seats_own_view(
     config: dict[str, Any], seed: int, policy: int
 ) -> None:
-    rng = random.Random(policy)
     seats = [None, *range(config["players"])]
-    states = random_game(config, seed, policy)
-    for state in [states[0], states[-1], *rng.sample(states, min(len(states), 10))]:
+    for state in sampled(random_game(config, seed, policy), random.Random(policy)):
         views = engine.views_for(state)
         assert list(views) == seats
         assert engine.views_for(state, [1, None]) == {1: views[1], None: views[None]}
@@ -113,8 +116,7 @@ def test_views_for_several_seats_are_each_seats_own_view(
 @given(seed=SEEDS, policy=SEEDS)
 def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: int) -> None:
     rng = random.Random(policy)
-    states = random_game(config, seed, policy)
-    for state in [states[0], states[-1], *rng.sample(states, min(len(states), 10))]:
+    for state in sampled(random_game(config, seed, policy), rng):
         text = engine.dumps(state)
         restored = engine.loads(text)
         assert engine.dumps(restored) == text
