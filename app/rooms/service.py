@@ -68,11 +68,24 @@ class RoomService:
         """Code → the JSON and room of a commit this process is waiting on. Its echo on the
         store's channel can arrive before the store's answer does, and proves it won."""
         self._committed: list[Callable[[Room], None]] = []
+        self._missed: list[Callable[[str], None]] = []
 
     def on_commit(self, listener: Callable[[Room], None]) -> None:
         """Call ``listener`` with every room this process commits, as soon as it is stored
         (the store's channel brings the same commit later, to every process)."""
         self._committed.append(listener)
+
+    def on_missed_commit(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener`` with the code of every room this process failed to commit: the
+        version moved, or the store failed with the outcome unknown. The store holds a room
+        this process did not make, so whoever skipped its announcement must read it."""
+        self._missed.append(listener)
+
+    def committing(self, code: str) -> int | None:
+        """The version of this process's commit to the room now waiting on the store, if any:
+        its announcement on the store's channel can arrive before the store's answer."""
+        pending = self._committing.get(code)
+        return None if pending is None else pending[1].version
 
     def _hold(self, data: str, room: Room) -> None:
         self._held[room.code] = (data, room)
@@ -122,6 +135,9 @@ class RoomService:
         self._committing[new.code] = (commit.data, new)
         try:
             written = await self.store.commit(commit)
+        except BaseException:
+            self._missed_commit(new.code)
+            raise
         finally:
             mine = self._committing.get(new.code)
             if mine is not None and mine[1] is new:
@@ -132,7 +148,12 @@ class RoomService:
                 listener(new)
             return True
         self.metrics.commit_conflicts.inc()
+        self._missed_commit(new.code)
         return False
+
+    def _missed_commit(self, code: str) -> None:
+        for listener in self._missed:
+            listener(code)
 
     async def update(self, code: str, change: Callable[[Room], Room | None]) -> Room:
         """Apply ``change`` to the latest room until a commit wins; None from it means no change."""

@@ -14,10 +14,15 @@ class StoreEvent:
     """What the process's one subscription delivers."""
 
     kind: EventKind
-    """``commit``: a room's new JSON; ``message``: an ephemeral room message (chat);
-    ``resync``: the subscription was lost and is back, so every room must be re-read."""
+    """``commit``: a room has a new version (read it from the store: the event does not carry
+    the room, so a process that serves none of the room's players pays nothing for it);
+    ``message``: an ephemeral room message (chat); ``resync``: the subscription was lost and
+    is back, so every room must be re-read."""
     code: str = ""
     data: str = ""
+    """A message's text."""
+    version: int = 0
+    """A commit's version."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +54,8 @@ class RoomStore(Protocol):
 
     async def commit(self, commit: Commit) -> bool:
         """Write the room if its stored version is one less than ``commit.version`` (version 1:
-        it must not exist yet); refresh its TTL and indexes and publish it. False when the
-        version moved."""
+        it must not exist yet); refresh its TTL and indexes and publish its code and version.
+        False when the version moved."""
         ...
 
     async def publish(self, code: str, message: str) -> None:

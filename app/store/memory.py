@@ -63,7 +63,7 @@ class MemoryRoomStore:
             self._listed.add(commit.code)
         else:
             self._listed.discard(commit.code)
-        self._events.put_nowait(StoreEvent("commit", commit.code, commit.data))
+        self._events.put_nowait(StoreEvent("commit", commit.code, version=commit.version))
         return True
 
     async def publish(self, code: str, message: str) -> None:

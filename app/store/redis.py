@@ -37,7 +37,7 @@ if ARGV[6] == '1' then
 else
   redis.call('SREM', KEYS[3], ARGV[8])
 end
-redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[3])
+redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[2])
 return 1
 """
 
@@ -137,7 +137,13 @@ class RedisRoomStore:
                     if message is None:
                         continue
                     kind, code, data = str(message["data"]).split("\n", 2)
-                    yield StoreEvent("commit" if kind == "commit" else "message", code, data)
+                    if kind == "commit":
+                        # Not a number: a process of an older release published the room
+                        # itself; version 0 has the room read from the store.
+                        version = int(data) if data.isascii() and data.isdigit() else 0
+                        yield StoreEvent("commit", code, version=version)
+                    else:
+                        yield StoreEvent("message", code, data)
             except (RedisError, OSError) as error:
                 delay = _RESUBSCRIBE_DELAYS[min(failures, len(_RESUBSCRIBE_DELAYS) - 1)]
                 failures += 1

@@ -20,6 +20,8 @@ from app.ws.snapshot import Snapshot
 logger = logging.getLogger(__name__)
 
 _RESTART_SECONDS = 1.0
+_READ_RETRY_SECONDS = (0.05, 0.2, 0.5, 1.0)
+"""Pauses between attempts to read a room whose commit was announced, when reading fails."""
 
 
 class Listener(Protocol):
@@ -47,8 +49,12 @@ class Hub:
         self._rooms: dict[str, set[Listener]] = {}
         self._fanned: dict[str, int] = {}
         """Code → the version last fanned out to the room's connections here."""
+        self._wanted: dict[str, int] = {}
+        """Code → the newest version announced for a room being read from the store (one
+        read at a time per room, however many commits are announced meanwhile)."""
         self._tasks: set[asyncio.Task[None]] = set()
         service.on_commit(self._committed)
+        service.on_missed_commit(lambda code: self._announced(code, 0))
 
     def add(self, code: str, listener: Listener) -> None:
         self._rooms.setdefault(code, set()).add(listener)
@@ -90,8 +96,7 @@ class Hub:
             try:
                 if event.kind == "commit":
                     self._on_commit()
-                    if event.code in self._rooms:
-                        self._fan_out(self._service.decode(event.code, event.data))
+                    self._announced(event.code, event.version)
                 elif event.kind == "message":
                     message = json.loads(event.data)
                     for listener in list(self._rooms.get(event.code, ())):
@@ -108,6 +113,47 @@ class Hub:
             room = await self._service.load(code)
             if room is not None:
                 self._fan_out(room)
+
+    def _announced(self, code: str, version: int) -> None:
+        """A commit in any process (version 0: unknown): the room's connections here get it
+        read from the store, unless they have it already (this process's own commits)."""
+        fanned = self._fanned.get(code, 0)
+        if code not in self._rooms or 0 < version <= fanned:
+            return
+        if version == self._service.committing(code):
+            # This process's own commit, announced before the store answered: the answer
+            # brings it (``_committed``), or the commit missed and the room is read then.
+            return
+        reading = code in self._wanted
+        self._wanted[code] = max(self._wanted.get(code, 0), version or fanned + 1)
+        if not reading:
+            self._start(self._read(code))
+
+    async def _read(self, code: str) -> None:
+        """Read a room until its connections here have the newest version announced."""
+        failures = 0
+        try:
+            while code in self._rooms and self._wanted[code] > self._fanned.get(code, 0):
+                wanted = self._wanted[code]
+                try:
+                    room = await self._service.load(code)
+                except (RedisError, OSError, TimeoutError) as error:
+                    if failures == len(_READ_RETRY_SECONDS):
+                        logger.warning("room not read: %s", error, extra={"room": code})
+                        return
+                    await asyncio.sleep(_READ_RETRY_SECONDS[failures])
+                    failures += 1
+                    continue
+                except ValueError:
+                    logger.exception("undecodable room not sent", extra={"room": code})
+                    return
+                if room is None:
+                    return
+                self._fan_out(room)
+                if room.version < wanted:
+                    return  # the store has nothing newer (an announcement of unknown version)
+        finally:
+            self._wanted.pop(code, None)
 
     def _committed(self, room: Room) -> None:
         """This process's own commit: its connections get it now, without waiting for it to
@@ -139,6 +185,9 @@ class Hub:
             except (RedisError, OSError) as error:
                 logger.warning("presence update failed: %s", error)
 
-        task = asyncio.create_task(guarded())
+        self._start(guarded())
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -86,7 +86,7 @@ async def test_a_repeat_is_answered_from_the_store_not_from_a_stale_held_room() 
 
 class EchoFirstStore(MemoryRoomStore):
     """A store whose published commit reaches the process before the commit's own answer,
-    as Redis's channel can: the room is decoded from the echo while ``commit`` is pending."""
+    as Redis's channel can: the hub reads the room while ``commit`` is still pending."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -96,7 +96,9 @@ class EchoFirstStore(MemoryRoomStore):
     async def commit(self, commit: Commit) -> bool:
         written = await super().commit(commit)
         if written and self.service is not None:
-            self.echoed.append(self.service.decode(commit.code, commit.data))
+            echoed = await self.service.load(commit.code)
+            assert echoed is not None
+            self.echoed.append(echoed)
         return written
 
 

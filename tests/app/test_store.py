@@ -65,7 +65,7 @@ async def test_commits_and_messages_reach_the_subscription_in_order(store: RoomS
         await _until_subscribed(store)
     await store.commit(commit(1, '{"v":1}'))
     await store.publish("ROOM0001", '{"type":"chat"}')
-    assert await first == StoreEvent("commit", "ROOM0001", '{"v":1}')
+    assert await first == StoreEvent("commit", "ROOM0001", version=1)
     assert await next_event(events) == StoreEvent("message", "ROOM0001", '{"type":"chat"}')
     await events.aclose()  # type: ignore[attr-defined]
 
@@ -126,6 +126,39 @@ async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
         assert 0 < await client.ttl(f"{redis_prefix}room:AAAAAAAA") <= 60
         assert await client.ttl(f"{redis_prefix}room:BBBBBBBB") == -1
     await store.close()
+
+
+@pytest.mark.redis
+async def test_redis_commits_go_on_after_its_scripts_are_flushed(redis_prefix: str) -> None:
+    """As after a restart of Redis: the commit script is no longer cached there."""
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    try:
+        assert await store.commit(commit(1, '{"v":1}'))
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            await client.script_flush()
+        assert await store.commit(commit(2, '{"v":2}'))
+        assert not await store.commit(commit(2, '{"v":"again"}'))
+        assert await store.load("ROOM0001") == '{"v":2}'
+    finally:
+        await store.close()
+
+
+@pytest.mark.redis
+async def test_redis_commits_go_on_after_their_connection_is_killed(redis_prefix: str) -> None:
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    try:
+        assert await store.commit(commit(1, '{"v":1}'))
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            name = redis_prefix.strip(":")
+            ours = [c for c in await client.client_list() if c["name"] == name]
+            assert ours, "the store names its connections after its prefix"
+            for connection in ours:
+                await client.client_kill_filter(_id=connection["id"])
+        await asyncio.sleep(0.1)  # the server's close arrives
+        assert await store.commit(commit(2, '{"v":2}'))
+        assert await store.load("ROOM0001") == '{"v":2}'
+    finally:
+        await store.close()
 
 
 CONVERGE_SECONDS = 1.0
