@@ -7,7 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 
 from redis import asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from app.store.base import Commit, StoreEvent
 
@@ -57,6 +57,13 @@ _COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
 default socket timeout."""
 
 
+def _closed_by_server(connection: aioredis.Connection) -> bool:
+    """Whether Redis closed this idle connection (what the pool checks before lending one,
+    in a cheaper way). redis-py keeps the stream private: without it, say no."""
+    reader = getattr(connection, "_reader", None)
+    return isinstance(reader, asyncio.StreamReader) and reader.at_eof()
+
+
 class RedisRoomStore:
     """One hash per room (``v`` and ``data``), a wake sorted set, a listed set, one channel."""
 
@@ -82,8 +89,13 @@ class RedisRoomStore:
         self.channel = f"{prefix}events"
         self._wake_key = f"{prefix}wake"
         self._listed_key = f"{prefix}listed"
-        self._commit = self._redis.register_script(_COMMIT)
+        self._commit_sha = self._redis.register_script(_COMMIT).sha
         self._hit = self._redis.register_script(_HIT)
+        # Commits are the hot path (one per move): they take turns on a connection of their
+        # own, each a single round trip. Checking a connection out of the pool (a condition,
+        # a liveness probe, metrics) cost as much client time as the commit itself.
+        self._commit_connection: aioredis.Connection = pool.make_connection()  # type: ignore[no-untyped-call]
+        self._commit_turn = asyncio.Lock()
 
     def _room_key(self, code: str) -> str:
         return f"{self._prefix}room:{code}"
@@ -93,6 +105,7 @@ class RedisRoomStore:
             await self._redis.ping()
 
     async def close(self) -> None:
+        await self._commit_connection.disconnect()
         await self._redis.aclose()
 
     async def load(self, code: str) -> str | None:
@@ -101,20 +114,32 @@ class RedisRoomStore:
         return None if data is None else str(data)
 
     async def commit(self, commit: Commit) -> bool:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            written = await self._commit(
-                keys=[self._room_key(commit.code), self._wake_key, self._listed_key],
-                args=[
-                    str(commit.version - 1),
-                    str(commit.version),
-                    commit.data,
-                    str(commit.ttl_seconds or 0),
-                    "" if commit.wake_at is None else repr(commit.wake_at),
-                    "1" if commit.listed else "0",
-                    self.channel,
-                    commit.code,
-                ],
-            )
+        keys_and_args = (
+            3,
+            self._room_key(commit.code),
+            self._wake_key,
+            self._listed_key,
+            str(commit.version - 1),
+            str(commit.version),
+            commit.data,
+            str(commit.ttl_seconds or 0),
+            "" if commit.wake_at is None else repr(commit.wake_at),
+            "1" if commit.listed else "0",
+            self.channel,
+            commit.code,
+        )
+        connection = self._commit_connection
+        async with asyncio.timeout(_COMMAND_SECONDS), self._commit_turn:
+            if _closed_by_server(connection):
+                # Redis restarted or dropped the idle connection: make it again before
+                # sending, as the pool would (sending first would fail the commit).
+                await connection.disconnect()
+            try:
+                await connection.send_command("EVALSHA", self._commit_sha, *keys_and_args)
+                written = await connection.read_response()
+            except NoScriptError:  # Redis restarted since: send the script itself
+                await connection.send_command("EVAL", _COMMIT, *keys_and_args)
+                written = await connection.read_response()
         return bool(written)
 
     async def publish(self, code: str, message: str) -> None:
