@@ -51,6 +51,7 @@ return count
 
 _RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 _POOL_SIZE = 64
+_COMMIT_CONNECTIONS = 8
 _POOL_WAIT_SECONDS = 10.0
 _COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
 """The longest any one call to Redis may take: a wait for a pooled connection, then redis-py's
@@ -91,11 +92,18 @@ class RedisRoomStore:
         self._listed_key = f"{prefix}listed"
         self._commit_sha = self._redis.register_script(_COMMIT).sha
         self._hit = self._redis.register_script(_HIT)
-        # Commits are the hot path (one per move): they take turns on a connection of their
-        # own, each a single round trip. Checking a connection out of the pool (a condition,
-        # a liveness probe, metrics) cost as much client time as the commit itself.
-        self._commit_connection: aioredis.Connection = pool.make_connection()  # type: ignore[no-untyped-call]
-        self._commit_turn = asyncio.Lock()
+        # Commits are the hot path (one per move): they have connections of their own, each
+        # commit one round trip on a free one. Checking a connection out of the pool (a
+        # condition, a liveness probe, metrics) cost as much client time as the commit.
+        # Several, as a connection is held until its answer is read, which waits its turn
+        # on a busy event loop.
+        self._commit_connections: list[aioredis.Connection] = [
+            pool.make_connection()  # type: ignore[no-untyped-call]
+            for _ in range(_COMMIT_CONNECTIONS)
+        ]
+        self._free_commit_connections: asyncio.Queue[aioredis.Connection] = asyncio.Queue()
+        for connection in self._commit_connections:
+            self._free_commit_connections.put_nowait(connection)
 
     def _room_key(self, code: str) -> str:
         return f"{self._prefix}room:{code}"
@@ -105,7 +113,8 @@ class RedisRoomStore:
             await self._redis.ping()
 
     async def close(self) -> None:
-        await self._commit_connection.disconnect()
+        for connection in self._commit_connections:
+            await connection.disconnect()
         await self._redis.aclose()
 
     async def load(self, code: str) -> str | None:
@@ -128,18 +137,21 @@ class RedisRoomStore:
             self.channel,
             commit.code,
         )
-        connection = self._commit_connection
-        async with asyncio.timeout(_COMMAND_SECONDS), self._commit_turn:
-            if _closed_by_server(connection):
-                # Redis restarted or dropped the idle connection: make it again before
-                # sending, as the pool would (sending first would fail the commit).
-                await connection.disconnect()
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            connection = await self._free_commit_connections.get()
             try:
-                await connection.send_command("EVALSHA", self._commit_sha, *keys_and_args)
-                written = await connection.read_response()
-            except NoScriptError:  # Redis restarted since: send the script itself
-                await connection.send_command("EVAL", _COMMIT, *keys_and_args)
-                written = await connection.read_response()
+                if _closed_by_server(connection):
+                    # Redis restarted or dropped the idle connection: make it again before
+                    # sending, as the pool would (sending first would fail the commit).
+                    await connection.disconnect()
+                try:
+                    await connection.send_command("EVALSHA", self._commit_sha, *keys_and_args)
+                    written = await connection.read_response()
+                except NoScriptError:  # Redis restarted since: send the script itself
+                    await connection.send_command("EVAL", _COMMIT, *keys_and_args)
+                    written = await connection.read_response()
+            finally:
+                self._free_commit_connections.put_nowait(connection)
         return bool(written)
 
     async def publish(self, code: str, message: str) -> None:
