@@ -22,6 +22,7 @@ from app.rooms.recording import FinishedGame
 from app.runtime import Runtime
 from app.settings import Settings
 from app.store.base import RoomStore
+from app.ws.snapshot import Snapshot
 
 WAIT = 10.0
 """The longest any test waits for one message."""
@@ -56,6 +57,20 @@ class ListRecorder:
             if found:
                 return found[0]
             await self.attempted()
+
+
+class Recorded:
+    """A hub listener that keeps the versions it is given."""
+
+    seat: int | None = 0
+    token_hash: str | None = None
+
+    def __init__(self) -> None:
+        self.versions: list[int] = []
+
+    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
+        assert isinstance(item, Snapshot)
+        self.versions.append(item.version)
 
 
 def free_port() -> int:

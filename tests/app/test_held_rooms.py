@@ -13,9 +13,8 @@ from app.rooms.service import RoomService
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from app.ws.hub import Hub
-from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
-from tests.app.live import ListRecorder
+from tests.app.live import ListRecorder, Recorded
 
 
 def _service(store: MemoryRoomStore) -> RoomService:
@@ -123,20 +122,6 @@ async def test_an_echo_that_arrives_before_the_commits_answer_is_the_committed_r
     # Neither decoded again nor a copy: the very room the act made, engine state and all.
     assert store.echoed[-1] is acted.room
     assert store.echoed[-2] is started
-
-
-class Recorded:
-    """A hub listener that keeps what it is given."""
-
-    seat: int | None = 0
-    token_hash: str | None = None
-
-    def __init__(self) -> None:
-        self.versions: list[int] = []
-
-    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
-        assert isinstance(item, Snapshot)
-        self.versions.append(item.version)
 
 
 async def test_a_commit_reaches_this_processs_connections_once_before_its_echo() -> None:
