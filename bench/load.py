@@ -8,9 +8,10 @@ not queued). The bare server gets the same swarm, its views padded to the game s
 Each rate is played ``--repeats`` times per server, the two taking turns. Per rate it reports
 medians of actions/s, views/s and server CPU per action, p50/p99 action-to-view latency (from
 sending to the actor seeing the new version) over all the rate's actions, and the ratio of
-CPU per action; after connecting, each server's memory per idle connection. Both servers are
-pinned to one core, this generator to the other. Loopback only; bounded in rooms, seconds and
-repeats; stops its servers itself::
+CPU per action; after connecting, each server's memory per idle connection. With
+``--find-p99 MS`` it then looks for the game server's fastest rate that it keeps up with at a
+p99 within MS. Both servers are pinned to one core, this generator to the other. Loopback only;
+bounded in rooms, seconds and repeats; stops its servers itself::
 
     python bench/load.py --rooms 250 --seats 4 --rates 0.5,1,2 --seconds 10 --repeats 3
 """
@@ -48,6 +49,10 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 MAX_ROOMS = 2000
 MAX_SECONDS = 120.0
 MAX_REPEATS = 9
+SEARCH_GROWTH = 1.25
+"""How much faster each step of ``--find-p99`` plays than the last, until one misses."""
+SEARCH_MAX_RATE = 20.0
+"""Actions per second per room beyond which ``--find-p99`` stops looking."""
 CORES = sorted(os.sched_getaffinity(0))
 """The cores this run may use, read before it pins itself to one of them (a child inherits
 its parent's affinity, so asking again after pinning would find a single core)."""
@@ -481,16 +486,68 @@ def _forget(prefix: str) -> None:
             client.delete(*keys)
 
 
-async def run(args: argparse.Namespace) -> tuple[Target, Target]:
+async def run(args: argparse.Namespace) -> tuple[Target, Target, list[Step]]:
     """Both servers up at once; each rate played ``--repeats`` times, the two servers taking
-    turns, so a change in the machine's speed during the run falls on both alike."""
+    turns, so a change in the machine's speed during the run falls on both alike. Then, with
+    ``--find-p99``, the search for the game server's fastest rate within that p99."""
     async with game_server(args) as game, bare_server(args) as bare:
         for rate in args.rates:
             for _ in range(args.repeats):
                 game.steps.append(await step(game, rate, args.seconds))
                 bare.swarm.pad_to = int(game.steps[-1].view_bytes)
                 bare.steps.append(await step(bare, rate, args.seconds))
-    return game, bare
+        searched = [] if args.find_p99 is None else await find_rate(game, args)
+    return game, bare, searched
+
+
+def within(measured: Step, p99_ms: float) -> bool:
+    """The server kept up (98% of the offered actions done) with p99 at most ``p99_ms``."""
+    kept_up = measured.actions_per_second >= 0.98 * measured.rate
+    return kept_up and percentile(measured.latencies, 0.99) <= p99_ms
+
+
+async def find_rate(game: Target, args: argparse.Namespace) -> list[Step]:
+    """Game server steps from the lowest of ``--rates`` up, each ``SEARCH_GROWTH`` faster,
+    until one misses ``--find-p99``; then ``--search-steps`` halvings of the gap between the
+    last step within it and the first beyond. One step per rate: read it with the spread of
+    the repeated steps above."""
+    limit, rooms = args.find_p99, len(game.swarm.rooms)
+    steps: list[Step] = []
+    best: Step | None = None
+    beyond: Step | None = None
+    rate = min(args.rates)
+    while beyond is None and rate <= SEARCH_MAX_RATE:
+        steps.append(await step(game, rate, args.seconds))
+        if within(steps[-1], limit):
+            best, rate = steps[-1], rate * SEARCH_GROWTH
+        else:
+            beyond = steps[-1]
+    for _ in range(args.search_steps):
+        if best is None or beyond is None:
+            break
+        steps.append(await step(game, (best.rate + beyond.rate) / 2 / rooms, args.seconds))
+        if within(steps[-1], limit):
+            best = steps[-1]
+        else:
+            beyond = steps[-1]
+    return steps
+
+
+def report_search(searched: list[Step], p99_ms: float) -> None:
+    print(f"\ngame server, searching for the fastest rate with p99 <= {p99_ms:.0f} ms:")
+    print("  offered/s  actions/s  p50 ms  p99 ms  CPU ms/action  within")
+    for measured in searched:
+        print(
+            f"  {measured.rate:9.0f}  {measured.actions_per_second:9.1f}"
+            f"  {percentile(measured.latencies, 0.5):6.1f}"
+            f"  {percentile(measured.latencies, 0.99):6.1f}"
+            f"  {measured.cpu_per_action_ms:13.2f}  {'yes' if within(measured, p99_ms) else 'no'}"
+        )
+    good = [measured.rate for measured in searched if within(measured, p99_ms)]
+    if good:
+        print(f"  fastest within: {max(good):.0f} actions/s offered")
+    else:
+        print("  no rate tried was within it")
 
 
 def percentile(latencies: list[float], share: float) -> float:
@@ -551,14 +608,25 @@ def main() -> None:
     parser.add_argument(
         "--trace", help="write every action's server, rate, send time and latency to this CSV"
     )
+    parser.add_argument(
+        "--find-p99",
+        type=float,
+        metavar="MS",
+        help="then search for the game server's fastest rate (kept up with, p99 within MS)",
+    )
+    parser.add_argument(
+        "--search-steps", type=int, default=3, help="halvings of the last gap in --find-p99"
+    )
     args = parser.parse_args()
     args.rates = [float(rate) for rate in args.rates.split(",")]
     if not 1 <= args.rooms <= MAX_ROOMS or not 0 < args.seconds <= MAX_SECONDS:
         raise SystemExit(f"keep to 1-{MAX_ROOMS} rooms and at most {MAX_SECONDS:.0f} s per rate")
     if not 1 <= args.repeats <= MAX_REPEATS:
         raise SystemExit(f"keep to 1-{MAX_REPEATS} repeats")
+    if args.find_p99 is not None and not (args.find_p99 > 0 and 0 <= args.search_steps <= 6):
+        raise SystemExit("--find-p99 takes a positive number of ms, --search-steps 0-6")
     _pin(0, 1)
-    game, bare = asyncio.run(run(args))
+    game, bare, searched = asyncio.run(run(args))
     report(game)
     report(bare)
     if args.trace:
@@ -575,6 +643,8 @@ def main() -> None:
         ]
         shown = " ".join(f"{ratio:.1f}" for ratio in ratios)
         print(f"  {rate:6.0f} offered/s: {median(ratios):.1f}x  ({shown})")
+    if args.find_p99 is not None:
+        report_search(searched, args.find_p99)
 
 
 if __name__ == "__main__":
