@@ -65,8 +65,9 @@ class RoomService:
         """Code → the room's JSON as last committed or seen here, and that room decoded. It may
         be behind the store: only a compare-and-set on its version may trust it."""
         self._committing: dict[str, tuple[str, Room]] = {}
-        """Code → the JSON and room of a commit this process is waiting on. Its echo on the
-        store's channel can arrive before the store's answer does, and proves it won."""
+        """Code → the JSON and room of a commit this process is waiting on. Its announcement on
+        the store's channel can arrive before the store's answer does; a read of the room then
+        finds this very room (``decode``)."""
         self._committed: list[Callable[[Room], None]] = []
         self._missed: list[Callable[[str], None]] = []
 

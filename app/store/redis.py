@@ -54,8 +54,8 @@ _POOL_SIZE = 64
 _COMMIT_CONNECTIONS = 8
 _POOL_WAIT_SECONDS = 10.0
 _COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
-"""The longest any one call to Redis may take: a wait for a pooled connection, then redis-py's
-default socket timeout."""
+"""The longest any one call to Redis may take: a wait for a connection (pooled, or one of the
+commit connections), then redis-py's default socket timeout."""
 
 
 def _closed_by_server(connection: aioredis.Connection) -> bool:
