@@ -137,15 +137,19 @@ class Hub:
                 wanted = self._wanted[code]
                 try:
                     room = await self._service.load(code)
-                except (RedisError, OSError, TimeoutError) as error:
+                except (RedisError, OSError) as error:  # OSError: timeouts too
                     if failures == len(_READ_RETRY_SECONDS):
                         logger.warning("room not read: %s", error, extra={"room": code})
                         return
                     await asyncio.sleep(_READ_RETRY_SECONDS[failures])
                     failures += 1
                     continue
-                except ValueError:
-                    logger.exception("undecodable room not sent", extra={"room": code})
+                except ValueError as error:
+                    # Not the error's text: a validation error quotes the room's JSON, whose
+                    # engine state holds every hand and the seed.
+                    logger.error(
+                        "undecodable room not sent (%s)", type(error).__name__, extra={"room": code}
+                    )
                     return
                 if room is None:
                     return

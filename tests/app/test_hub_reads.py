@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 
+import pytest
+
 import engine
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
@@ -13,7 +15,7 @@ from app.rooms.errors import RoomError
 from app.rooms.model import Room, RoomOptions
 from app.rooms.service import RoomService
 from app.store.base import Commit, StoreEvent
-from app.store.memory import MemoryRoomStore
+from app.store.memory import MemoryRoomStore, _Entry
 from app.ws.hub import Hub
 from tests.app.conftest import base_settings
 from tests.app.live import ListRecorder, Recorded
@@ -228,3 +230,19 @@ async def test_a_commit_that_loses_the_race_has_the_winners_room_read() -> None:
         with contextlib.suppress(RoomError):
             await losing
         await _settle(lambda: won.version in listener.versions)
+
+
+async def test_an_undecodable_room_is_not_sent_and_its_text_is_not_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = AnnouncingStore()
+    here = CountingService(store)
+    code, _ = await _room(here)
+    async with _hub(here, code) as listener:
+        await _settle(lambda: listener.versions == [1])
+        # What a validation error would quote: the room's text, hands and seed and all.
+        store._rooms[code] = _Entry(2, '{"code": "SECRET-HAND", "version": 2}', None)
+        store.announce(code, 2)
+        await _settle(lambda: "undecodable room not sent" in caplog.text)
+        assert listener.versions == [1]
+        assert "SECRET-HAND" not in caplog.text
