@@ -419,7 +419,10 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         process = subprocess.Popen(command, env=env, stderr=log, text=True)  # noqa: ASYNC220
         try:
             _pin(process.pid, 0)
-            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            # Used between steps too: idle connections go before the server's keep-alive
+            # (5 s) closes them, or a request may meet a connection being closed.
+            limits = httpx.Limits(keepalive_expiry=2.0)
+            async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
                 for _ in range(100):
                     try:
                         await http.get("/healthz")

@@ -47,7 +47,11 @@ async def _play_room(
     The host never connects, so the AI plays that seat too once it is marked away.
     """
     home, away = bases[index % len(bases)], bases[(index + 1) % len(bases)]
-    async with httpx.AsyncClient(base_url=home, timeout=30) as http:
+    # Idle connections are dropped before the server's keep-alive (5 s) closes them: this
+    # client waits out a whole game between requests, and reusing a connection the server was
+    # closing at that moment failed the request (httpx.ReadError).
+    limits = httpx.Limits(keepalive_expiry=2.0)
+    async with httpx.AsyncClient(base_url=home, timeout=30, limits=limits) as http:
         async with limit:
             made = await http.post("/api/rooms", json={"name": f"Host {index}", "seats": seats})
             made.raise_for_status()
