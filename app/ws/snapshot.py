@@ -79,14 +79,38 @@ class Snapshot:
         }
 
     @cached_property
+    def _refs(self) -> dict[int, str | int]:
+        """The ``ref`` of the act that made this version, by the seat that sent it."""
+        game, refs = self.room.game, {}
+        for key, version in {} if game is None else game.refs.items():
+            if version == self.room.version:
+                seat, _, ref = key.partition(":")
+                refs[int(seat)] = json.loads(ref)
+        return refs
+
+    @cached_property
     def _room_public(self) -> RoomPublic:
         return room_public(self.room)
 
     @cached_property
-    def room_summary(self) -> str:
-        """The public summary without its version: what a connection compares to decide
-        whether the summary changed since it last sent one (a move changes only the version)."""
-        return self._room_public.model_dump_json(exclude={"version"})
+    def room_summary(self) -> tuple[Any, ...]:
+        """What the public summary (``room_public``) shows but its version, as plain values:
+        a connection sends the summary again only when these changed since it last sent one
+        (a move changes only the version). Building the summary itself to compare it cost a
+        tenth of a move's rendering. Follows ``room_public`` field by field (tested)."""
+        room, game = self.room, self.room.game
+        return (
+            room.status,
+            room.host,
+            room.options.__dict__,
+            [
+                None
+                if seat is None
+                else (seat.name, seat.level, seat.away, seat.disconnected_at is None)
+                for seat in room.seats
+            ],
+            None if game is None else (game.id, game.winners, game.totals),
+        )
 
     @cached_property
     def room_text(self) -> str:
@@ -112,15 +136,7 @@ class Snapshot:
         if seat is not None and not engine.is_over(state):
             legal = [action for action in self._legal_actions if action["seat"] == seat]
             blocked = engine.blocked_actions(state, seat)
-        prefix = f"{seat}:"
-        ref = next(
-            (
-                json.loads(key[len(prefix) :])
-                for key, version in game.refs.items()
-                if version == self.room.version and key.startswith(prefix)
-            ),
-            None,
-        )
+        ref = None if seat is None else self._refs.get(seat)
         return {
             "type": "state",
             "version": self.room.version,

@@ -1,13 +1,16 @@
-"""A snapshot's texts are exactly its messages: the shared part of the views is spliced in."""
+"""A snapshot's texts are exactly its messages: the shared part of the views is spliced in,
+and the room summary is sent again exactly when what it shows changed."""
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import engine
 from app.rooms import lobby, play
 from app.rooms.model import Room, RoomOptions, Seat
+from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
 from app.ws.snapshot import Snapshot
 
 
@@ -42,3 +45,72 @@ def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> 
             action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
             room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
             room.version += 1
+
+
+def _summary_text(room: Room) -> str:
+    return room_public(room).model_dump_json(exclude={"version"})
+
+
+def _changed(room: Room, path: str, value: object) -> Room:
+    """A copy of ``room`` with one field, given by its dotted path (``seats.1.away``), set."""
+    changed = room.clone()
+    *parents, name = path.split(".")
+    target: Any = changed
+    for part in parents:
+        target = target[int(part)] if part.isdigit() else getattr(target, part)
+    if name.isdigit():
+        target[int(name)] = value
+    else:
+        setattr(target, name, value)
+    return changed
+
+
+_CHANGES = [
+    ("status", "finished"),
+    ("host", 1),
+    ("options.room_name", "Other"),
+    ("options.visibility", "public"),
+    ("options.turn_seconds", 30),
+    ("options.rounds", "million"),
+    ("seats.1.name", "Zed"),
+    ("seats.1.away", True),
+    ("seats.1.level", "hard"),
+    ("seats.1.disconnected_at", 5.0),
+    ("seats.1.disconnected_at", None),
+    ("seats.2", None),
+    ("game.id", "another"),
+    ("game.winners", [1]),
+    ("game.totals", [1, 2, 3, 4]),
+    # Not in the summary: a connection need not send it again for these.
+    ("version", 99),
+    ("seats.1.timeouts", 2),
+    ("seats.1.token_hash", "f" * 64),
+    ("game.deadline", 99.0),
+    ("game.state", "{}"),
+]
+
+
+def test_the_summary_is_sent_again_exactly_when_what_it_shows_changed() -> None:
+    assert set(RoomPublic.model_fields) == {
+        "code",
+        "version",
+        "status",
+        "host",
+        "options",
+        "seats",
+        "open_seats",
+        "game",
+    }, "a field was added to the room summary: Snapshot.room_summary must follow it"
+    assert set(SeatPublic.model_fields) == {"seat", "name", "kind", "level", "away", "connected"}
+    assert set(GamePublic.model_fields) == {"id", "over", "winners", "totals"}
+    room, rng = _started(4, 7), random.Random(7)
+    for move in range(30):
+        if move % 10 == 0:
+            for path, value in _CHANGES:
+                changed = _changed(room, path, value)
+                same_key = Snapshot(room).room_summary == Snapshot(changed).room_summary
+                assert same_key == (_summary_text(room) == _summary_text(changed)), path
+        legal = engine.legal_actions(room.engine_state())
+        action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
+        room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
+        room.version += 1
