@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 
+import hiredis
 from redis import asyncio as aioredis
 from redis.exceptions import NoScriptError, RedisError
 
@@ -145,7 +146,11 @@ class RedisRoomStore:
                     # sending, as the pool would (sending first would fail the commit).
                     await connection.disconnect()
                 try:
-                    await connection.send_command("EVALSHA", self._commit_sha, *keys_and_args)
+                    # Packed by hiredis: redis-py's own packing, in Python, cost a fifth of
+                    # the commit's client time.
+                    command = ("EVALSHA", self._commit_sha, *keys_and_args)
+                    # hiredis's stub declares a tuple of one element.
+                    await connection.send_packed_command(hiredis.pack_command(command))  # type: ignore[arg-type]
                     written = await connection.read_response()
                 except NoScriptError:  # Redis restarted since: send the script itself
                     await connection.send_command("EVAL", _COMMIT, *keys_and_args)
