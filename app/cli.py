@@ -5,14 +5,27 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+from typing import Any
 
 from app import simulate
 from app.logs import configure_logging
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 
 _GC_THRESHOLDS = (20_000, 50, 50)
 """Allocations before a young collection, and young (then middle) collections before the
 next older one; CPython's defaults are (700, 10, 10)."""
+
+
+def websocket_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's WebSocket options: its protocol with ``send_now`` (``app/ws/protocol.py``),
+    the largest message, compression. The tests' live servers use them too."""
+    from app.ws.protocol import SendNowProtocol
+
+    return {
+        "ws": SendNowProtocol,
+        "ws_max_size": settings.ws_max_message_bytes,
+        "ws_per_message_deflate": settings.ws_compression,
+    }
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -37,8 +50,7 @@ def _serve(args: argparse.Namespace) -> None:
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
-        ws_max_size=settings.ws_max_message_bytes,
-        ws_per_message_deflate=settings.ws_compression,
+        **websocket_options(settings),
         log_config=None,
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,

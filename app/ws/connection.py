@@ -27,6 +27,7 @@ from app.ws.messages import (
     Pong,
     client_message,
 )
+from app.ws.protocol import send_now_of
 from app.ws.snapshot import Snapshot, encode
 
 CLOSE_POLICY = 1008
@@ -81,12 +82,17 @@ class Connection:
         self._service = service
         self._settings = settings
         self._metrics = metrics
-        self._queue: asyncio.Queue[Snapshot | dict[str, Any] | None] = asyncio.Queue(
+        self._queue: asyncio.Queue[Snapshot | dict[str, Any] | str | None] = asyncio.Queue(
             settings.ws_queue_size
         )
+        """What waits for the writer: snapshots and messages, or texts already rendered."""
+        self._send_now = send_now_of(websocket.scope)
+        """The server's ``send_now`` (``app/ws/protocol.py``), if it offers one."""
+        self._writing = False
+        """The writer holds an item it has not finished sending."""
         self._seat: int | None = None
         self._version = 0
-        self._room_summary: str | None = None
+        self._room_summary: tuple[Any, ...] | None = None
         """The room summary last sent (shared with the room's other connections)."""
         self._bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
         self._refused = 0
@@ -105,6 +111,36 @@ class Connection:
         return self._token_hash
 
     def deliver(self, item: Snapshot | dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        writer = self._writer
+        if (
+            self._send_now is not None
+            and writer is not None
+            and not writer.done()
+            and not self._writing
+            and self._queue.empty()
+        ):
+            self._deliver_now(item)
+        else:
+            self._enqueue(item)
+
+    def _deliver_now(self, item: Snapshot | dict[str, Any]) -> None:
+        """Nothing waits before ``item``: send it now, without the writer's task. What the
+        transport does not take (it is over its high-water mark) waits for the writer."""
+        assert self._send_now is not None
+        try:
+            texts = self._render(item)
+        except _Removed:
+            self._enqueue(item)  # the writer ends the connection over it
+            return
+        for index, text in enumerate(texts):
+            if not self._send_now(text):
+                for waiting in texts[index:]:
+                    self._enqueue(waiting)
+                return
+
+    def _enqueue(self, item: Snapshot | dict[str, Any] | str) -> None:
         if self.dropped:
             return
         try:
@@ -171,22 +207,27 @@ class Connection:
             self._drained.set()
             if item is None:
                 return
-            texts = self._render(item)
-            # Waiting for the next item must not keep this one (a whole room) alive.
-            del item
-            for text in texts:
-                await self._websocket.send_text(text)
+            self._writing = True
+            try:
+                texts = [item] if isinstance(item, str) else self._render(item)
+                # Waiting for the next item must not keep this one (a whole room) alive.
+                del item
+                for text in texts:
+                    await self._websocket.send_text(text)
+            finally:
+                self._writing = False
 
     def _render(self, item: Snapshot | dict[str, Any]) -> list[str]:
         if isinstance(item, dict):
             return [encode(item)]
         if item.version <= self._version:
             return []
-        self._version = item.version
         if self._token_hash is not None:
-            self._seat = item.seat_of(self._token_hash)
-            if self._seat is None:
-                raise _Removed
+            seat = item.seat_of(self._token_hash)
+            if seat is None:
+                raise _Removed  # again if the item is rendered again: its version is not taken
+            self._seat = seat
+        self._version = item.version
         texts = []
         if item.room_summary != self._room_summary:
             self._room_summary = item.room_summary

@@ -17,6 +17,7 @@ import uvicorn
 from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.cli import websocket_options
 from app.main import create_app
 from app.rooms.recording import FinishedGame
 from app.runtime import Runtime
@@ -120,7 +121,7 @@ async def live_server(
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws_max_size=settings.ws_max_message_bytes,
+        **websocket_options(settings),
         timeout_graceful_shutdown=2,
     )
     server = uvicorn.Server(config)

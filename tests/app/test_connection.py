@@ -1,4 +1,6 @@
-"""A connection that cannot keep up is dropped (close 1013) rather than buffered without end."""
+"""A connection that cannot keep up is dropped (close 1013) rather than buffered without end;
+messages go out in order, straight to the transport (``send_now``) when nothing waits before
+them, through the writer otherwise."""
 
 from __future__ import annotations
 
@@ -11,12 +13,16 @@ from app.rooms import lobby
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
 from app.ws.connection import CLOSE_TRY_AGAIN, Connection
+from app.ws.protocol import SEND_NOW
 from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
 
 
 class StuckSocket:
     """A client that stopped reading: the first send never completes."""
+
+    scope: dict[str, Any] = {}
+    """Without the server's ``send_now``: every message goes through the writer."""
 
     def __init__(self) -> None:
         self.sending = asyncio.Event()
@@ -126,3 +132,116 @@ async def test_a_change_of_version_alone_sends_no_new_room_summary() -> None:
     rooms = [json.loads(text)["room"] for text in socket.sent]
     assert [(r["version"], r["options"]["room_name"]) for r in rooms] == [(1, "Quiet"), (3, "Loud")]
     serving.cancel()
+
+
+class TransportSocket(ReadingSocket):
+    """A server that offers ``send_now``: its transport takes frames until ``full`` is set
+    (over its high-water mark); the writer's ``send_text`` then waits until it is not."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scope = {"extensions": {SEND_NOW: {"send": self.send_now}}}
+        self.full = False
+        self.drained = asyncio.Event()
+        self.sent_now: list[int] = []
+        """Which of ``sent`` went out through ``send_now``."""
+
+    def send_now(self, text: str) -> bool:
+        if self.full:
+            return False
+        self.sent_now.append(len(self.sent))
+        self.sent.append(text)
+        self.more.set()
+        return True
+
+    async def send_text(self, text: str) -> None:
+        while self.full:
+            self.drained.clear()
+            await self.drained.wait()
+        await super().send_text(text)
+
+    def drain(self) -> None:
+        self.full = False
+        self.drained.set()
+
+
+def _versions(socket: ReadingSocket) -> list[int]:
+    return [json.loads(text)["room"]["version"] for text in socket.sent]
+
+
+def _renamed(room: Room, version: int) -> Snapshot:
+    """The room at ``version``, renamed so that each version sends a room summary."""
+    options = room.options.model_copy(update={"room_name": f"Room {version}"})
+    return Snapshot(room.model_copy(update={"version": version, "options": options}))
+
+
+async def test_messages_go_straight_to_the_transport_when_nothing_waits_before_them() -> None:
+    room = a_room("Now")
+    socket = TransportSocket()
+    connection = spectator(socket, room)
+    connection.open(Snapshot(room))
+    serving = asyncio.create_task(connection.serve())
+    await asyncio.wait_for(socket.wait_for(1), 5)
+    for version in range(2, 6):
+        connection.deliver(_renamed(room, version))
+        assert len(socket.sent) == version, "sent while delivered, without waiting for a task"
+    assert socket.sent_now == [1, 2, 3, 4], "the first went through the writer, the rest now"
+    assert _versions(socket) == [1, 2, 3, 4, 5]
+    serving.cancel()
+
+
+async def _serving_transport(name: str) -> tuple[TransportSocket, Connection, asyncio.Task[None]]:
+    room = a_room(name)
+    socket = TransportSocket()
+    connection = spectator(socket, room)
+    connection.open(Snapshot(room))
+    serving = asyncio.create_task(connection.serve())
+    await asyncio.wait_for(socket.wait_for(1), 5)
+    return socket, connection, serving
+
+
+async def test_nothing_overtakes_messages_queued_while_the_transport_was_full() -> None:
+    socket, connection, serving = await _serving_transport("Queued")
+    room = a_room("Queued")
+    socket.full = True
+    connection.deliver(_renamed(room, 2))
+    connection.deliver(_renamed(room, 3))
+    socket.drain()
+    connection.deliver(_renamed(room, 4))  # the writer has not taken 2 and 3 yet
+    await asyncio.wait_for(socket.wait_for(4), 5)
+    assert _versions(socket) == [1, 2, 3, 4]
+    assert socket.sent_now == [], "all three waited for the writer"
+    serving.cancel()
+
+
+async def test_nothing_overtakes_the_message_the_writer_is_sending() -> None:
+    socket, connection, serving = await _serving_transport("Held")
+    room = a_room("Held")
+    socket.full = True
+    connection.deliver(_renamed(room, 2))
+    await asyncio.sleep(0)  # the writer takes it, and waits for the transport
+    socket.drain()
+    connection.deliver(_renamed(room, 3))  # before the writer has sent 2
+    await asyncio.wait_for(socket.wait_for(3), 5)
+    assert _versions(socket) == [1, 2, 3]
+    # Once the writer has caught up, messages go straight out again.
+    await asyncio.sleep(0)
+    connection.deliver(_renamed(room, 4))
+    assert _versions(socket) == [1, 2, 3, 4] and socket.sent_now == [3]
+    assert not connection.dropped
+    serving.cancel()
+
+
+async def test_a_connection_whose_transport_stays_full_is_dropped() -> None:
+    room = a_room("Stuck")
+    socket = TransportSocket()
+    connection = spectator(socket, room, ws_queue_size=3)
+    connection.open(Snapshot(room))
+    serving = asyncio.create_task(connection.serve())
+    await asyncio.wait_for(socket.wait_for(1), 5)
+    socket.full = True
+    for version in range(2, 10):
+        connection.deliver(_renamed(room, version))
+        await asyncio.sleep(0)
+    await asyncio.wait_for(serving, 5)
+    assert connection.dropped and socket.closed_with == CLOSE_TRY_AGAIN
