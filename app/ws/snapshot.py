@@ -29,18 +29,25 @@ class Snapshot:
     def __init__(self, room: Room) -> None:
         self.room = room
         self._texts: dict[int | None, str | None] = {}
-        self._seats: dict[str, int | None] = {}
 
     @property
     def version(self) -> int:
         return self.room.version
 
     def seat_of(self, token_hash: str) -> int | None:
-        """The seat a token (by its hash) holds at this version, found once for all the
-        connections and checks that ask."""
-        if token_hash not in self._seats:
-            self._seats[token_hash] = self.room.seat_of(token_hash)
-        return self._seats[token_hash]
+        """The seat a token (by its hash) holds at this version."""
+        return self._seat_by_token.get(token_hash)
+
+    @cached_property
+    def _seat_by_token(self) -> dict[str, int]:
+        """Each person's seat by their token's hash, for all the connections that ask. Looked
+        up, not compared in constant time as ``Room.seat_of`` does: the hashes asked about are
+        the server's own (each checked that way when its connection opened), not guesses."""
+        return {
+            seat.token_hash: index
+            for index, seat in enumerate(self.room.seats)
+            if seat is not None and seat.token_hash is not None
+        }
 
     @cached_property
     def _engine_state(self) -> Any:

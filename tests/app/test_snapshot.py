@@ -114,3 +114,13 @@ def test_the_summary_is_sent_again_exactly_when_what_it_shows_changed() -> None:
         action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
         room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
         room.version += 1
+
+
+def test_a_snapshot_finds_each_token_s_seat_as_the_room_does() -> None:
+    room = _started(4, 3).clone()
+    room.seats[2] = None  # an open seat
+    room.seats[3] = Seat(name="Bot", level="easy")  # an AI seat, without a token
+    snapshot = Snapshot(room)
+    for token_hash in ["a" * 64, "1" * 64, "2" * 64, "3" * 64, "f" * 64]:
+        assert snapshot.seat_of(token_hash) == room.seat_of(token_hash)
+    assert [snapshot.seat_of(h) for h in ("a" * 64, "1" * 64, "2" * 64)] == [0, 1, None]
