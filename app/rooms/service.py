@@ -290,7 +290,7 @@ class RoomService:
         raise RoomError("stale_version", "The game moved on; here is the current state.")
 
     def _applied(self, new: Room, seat: int, action: dict[str, Any]) -> Acted:
-        self.metrics.actions.labels("player").inc()
+        self.metrics.actions_by["player"].inc()
         logger.debug("action %s", action.get("type"), extra={"room": new.code, "seat": seat})
         if new.status == "finished":
             logger.info("game over", extra={"room": new.code})
@@ -364,7 +364,7 @@ class RoomService:
             fallback = random.Random(secrets.randbits(32)).choice(legal)
             new = play.apply(room, seat=seat, action=fallback, now=time.time(), mover=mover)
         if await self._commit(new, previous_version=room.version):
-            self.metrics.actions.labels(mover).inc()
+            self.metrics.actions_by[mover].inc()
             if new.status == "finished":
                 logger.info("game over", extra={"room": room.code})
 

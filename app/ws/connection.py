@@ -9,6 +9,7 @@ import logging
 import time
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket
 
@@ -270,8 +271,8 @@ class Connection:
 
     async def _handle(self, text: str) -> None:
         try:
-            data = json.loads(text)
-        except ValueError:
+            data = orjson.loads(text)
+        except orjson.JSONDecodeError:
             await self._reply(error_message("bad_json", "That message is not valid JSON."))
             return
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
