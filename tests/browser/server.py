@@ -13,6 +13,7 @@ from unittest import mock
 
 import uvicorn
 
+from app.cli import websocket_options
 from app.db.migrate import upgrade
 from app.rooms import play
 from app.rooms.lobby import engine_config
@@ -60,6 +61,7 @@ def main() -> None:
             host="127.0.0.1",
             port=args.port,
             log_level="warning",
+            **websocket_options(get_settings()),
         )
 
 
