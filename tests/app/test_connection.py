@@ -63,12 +63,17 @@ def spectator(socket: object, room: Room, **settings: Any) -> Connection:
     )
 
 
+def _served(socket: object, room: Room, **settings: Any) -> tuple[Connection, asyncio.Task[None]]:
+    """A spectator's connection on ``socket``, opened at ``room`` and being served."""
+    connection = spectator(socket, room, **settings)
+    connection.open(Snapshot(room))
+    return connection, asyncio.create_task(connection.serve())
+
+
 async def test_a_slow_connection_is_dropped_when_its_queue_overflows() -> None:
     room = a_room("Slow")
     socket = StuckSocket()
-    connection = spectator(socket, room, ws_queue_size=3)
-    connection.open(Snapshot(room))
-    serving = asyncio.create_task(connection.serve())
+    connection, serving = _served(socket, room, ws_queue_size=3)
     await asyncio.wait_for(socket.sending.wait(), 5)
     for version in range(2, 10):
         connection.deliver(Snapshot(room.model_copy(update={"version": version})))
@@ -122,9 +127,7 @@ async def test_dropping_a_slow_connection_leaves_the_others_in_the_room_unaffect
 async def test_a_change_of_version_alone_sends_no_new_room_summary() -> None:
     room = a_room("Quiet")
     socket = ReadingSocket()
-    connection = spectator(socket, room)
-    connection.open(Snapshot(room))
-    serving = asyncio.create_task(connection.serve())
+    connection, serving = _served(socket, room)
     connection.deliver(Snapshot(room.model_copy(update={"version": 2})))
     renamed = room.options.model_copy(update={"room_name": "Loud"})
     connection.deliver(Snapshot(room.model_copy(update={"version": 3, "options": renamed})))
@@ -178,9 +181,7 @@ def _renamed(room: Room, version: int) -> Snapshot:
 async def test_messages_go_straight_to_the_transport_when_nothing_waits_before_them() -> None:
     room = a_room("Now")
     socket = TransportSocket()
-    connection = spectator(socket, room)
-    connection.open(Snapshot(room))
-    serving = asyncio.create_task(connection.serve())
+    connection, serving = _served(socket, room)
     await asyncio.wait_for(socket.wait_for(1), 5)
     for version in range(2, 6):
         connection.deliver(_renamed(room, version))
@@ -193,9 +194,7 @@ async def test_messages_go_straight_to_the_transport_when_nothing_waits_before_t
 async def _serving_transport(name: str) -> tuple[TransportSocket, Connection, asyncio.Task[None]]:
     room = a_room(name)
     socket = TransportSocket()
-    connection = spectator(socket, room)
-    connection.open(Snapshot(room))
-    serving = asyncio.create_task(connection.serve())
+    connection, serving = _served(socket, room)
     await asyncio.wait_for(socket.wait_for(1), 5)
     return socket, connection, serving
 
@@ -235,9 +234,7 @@ async def test_nothing_overtakes_the_message_the_writer_is_sending() -> None:
 async def test_a_connection_whose_transport_stays_full_is_dropped() -> None:
     room = a_room("Stuck")
     socket = TransportSocket()
-    connection = spectator(socket, room, ws_queue_size=3)
-    connection.open(Snapshot(room))
-    serving = asyncio.create_task(connection.serve())
+    connection, serving = _served(socket, room, ws_queue_size=3)
     await asyncio.wait_for(socket.wait_for(1), 5)
     socket.full = True
     for version in range(2, 10):
