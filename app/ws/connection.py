@@ -1,4 +1,5 @@
-"""One WebSocket connection: a reader that checks and handles messages; a writer fed by a queue."""
+"""One WebSocket connection: a reader that checks and handles messages; messages out go
+straight to the transport when nothing waits before them, else through a writer and its queue."""
 
 from __future__ import annotations
 

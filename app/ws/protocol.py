@@ -16,6 +16,7 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
+from websockets.protocol import State
 
 SEND_NOW = "cash_stash.send_now"
 """The ASGI scope extension: ``{"send": callable(text) -> bool}``."""
@@ -38,6 +39,7 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         not paused (over its high-water mark); False if not, and nothing was sent."""
         if (
             not self.handshake_complete
+            or self.conn.state is not State.OPEN  # closing: sending would raise
             or self.close_sent
             or self.disconnected
             or self.initial_response is not None
