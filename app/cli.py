@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 from typing import Any
 
-from app import simulate
+from app import collector, simulate
 from app.logs import configure_logging
 from app.settings import Settings, get_settings
-
-_GC_THRESHOLDS = (20_000, 50, 50)
-"""Allocations before a young collection, and young (then middle) collections before the
-next older one; CPython's defaults are (700, 10, 10)."""
 
 
 def websocket_options(settings: Settings) -> dict[str, Any]:
@@ -35,14 +30,7 @@ def _serve(args: argparse.Namespace) -> None:
 
     settings = get_settings()
     configure_logging(logging.getLevelName(settings.log_level.upper()))
-    # What importing built (modules, schemas) lives as long as the process: keep it out of
-    # every garbage collection. Thousands of connections make a heap of ~200 objects each
-    # that a full collection walks in 0.5-1 s, stalling every room at once; young
-    # collections, rarer and larger, find the cyclic garbage (2,000 objects a pass under
-    # load) before it reaches the old generation, so full passes are rare too.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*_GC_THRESHOLDS)
+    collector.tune()
     # On SIGTERM uvicorn stops accepting, closes every WebSocket with 1012 (service restart)
     # and waits for handlers to finish their in-flight action, at most ``shutdown_seconds``.
     uvicorn.run(

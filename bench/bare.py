@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+from app import collector
 
 
 @dataclass
@@ -79,11 +80,9 @@ def main() -> None:
         "--compression", action="store_true", help="per-message deflate, as the game server can"
     )
     args = parser.parse_args()
-    # The game server's collector settings (app/cli.py): with the defaults, full collections
-    # over 4,000 connections stalled this server for up to half a second.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 50)
+    # The game server's collector settings: with the defaults, full collections over 4,000
+    # connections stalled this server for up to half a second.
+    collector.tune()
     asyncio.run(run(args.port, compression=args.compression))
 
 
