@@ -7,9 +7,8 @@ import contextlib
 import logging
 import time
 
-from redis.exceptions import RedisError
-
 from app.rooms.service import RoomService
+from app.store.base import STORE_ERRORS
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +50,7 @@ class Scheduler:
                 next_wake = await self._service.store.next_wake()
                 if next_wake is not None:
                     timeout = min(max(next_wake - time.time(), _BUSY_SECONDS), _IDLE_SECONDS)
-            except (RedisError, OSError) as error:
+            except STORE_ERRORS as error:
                 logger.warning("scheduler: store unavailable (%s)", error)
             except Exception:
                 logger.exception("scheduler: looking for due rooms failed")
@@ -69,7 +68,7 @@ class Scheduler:
         claimed = True
         try:
             claimed = await self._service.wake(code)
-        except (RedisError, OSError) as error:
+        except STORE_ERRORS as error:
             # The room stays due, so the next pass tries it again.
             logger.warning("waking the room: store unavailable (%s)", error, extra={"room": code})
         except Exception:

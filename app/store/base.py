@@ -6,7 +6,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from redis.exceptions import RedisError
+
 EventKind = Literal["commit", "message", "resync"]
+
+STORE_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
+"""What a store's call raises when the store is down, slow or gone: redis-py's errors, and
+``OSError`` (refused connections and timeouts, ``TimeoutError`` included). Not a refusal of
+the request itself: the same request may succeed when sent again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from app.metrics import Metrics
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings
+from app.store.base import STORE_ERRORS
 from app.ws.limits import TokenBucket
 from app.ws.messages import (
     CLIENT_TYPES,
@@ -303,6 +304,17 @@ class Connection:
                 await self._act(message)
         except RoomError as error:
             await self._reply(error_message(error.code, error.message, ref))
+        except STORE_ERRORS as error:
+            # The store is down or slow: this message is lost, not the connection or the game.
+            # An act sent again with the same ref is applied once, whether or not this one was.
+            logger.warning(
+                "store unavailable (%s)",
+                type(error).__name__,
+                extra={"room": self._code, "seat": self._seat},
+            )
+            await self._reply(
+                error_message("unavailable", "The game could not be reached; send it again.", ref)
+            )
 
     async def _act(self, message: Act) -> None:
         if self._token_hash is None:

@@ -10,11 +10,11 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from pydantic import ValidationError
-from redis.exceptions import RedisError
 
 from app.rooms.errors import RoomError
 from app.rooms.model import Room
 from app.rooms.service import RoomService
+from app.store.base import STORE_ERRORS
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ class Hub:
                 wanted = self._wanted[code]
                 try:
                     room = await self._service.load(code)
-                except (RedisError, OSError) as error:  # OSError: timeouts too
+                except STORE_ERRORS as error:
                     if failures == len(_READ_RETRY_SECONDS):
                         logger.warning("room not read: %s", error, extra={"room": code})
                         return
@@ -186,7 +186,7 @@ class Hub:
                 await work
             except RoomError as error:
                 logger.info("presence update skipped: %s", error.code)
-            except (RedisError, OSError) as error:
+            except STORE_ERRORS as error:
                 logger.warning("presence update failed: %s", error)
 
         self._start(guarded())

@@ -10,7 +10,8 @@ from fastapi import APIRouter, WebSocket
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.rooms.errors import RoomError
 from app.runtime import Runtime
-from app.ws.connection import CLOSE_POLICY, Connection, error_message
+from app.store.base import STORE_ERRORS
+from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection, error_message
 from app.ws.limits import origin_allowed
 from app.ws.snapshot import Snapshot
 
@@ -24,6 +25,19 @@ logger = logging.getLogger(__name__)
 
 @router.websocket("/ws/{code}")
 async def play(websocket: WebSocket, code: str, token: str | None = None) -> None:
+    try:
+        await _play(websocket, code, token)
+    except STORE_ERRORS as error:
+        # The store failed while the connection opened: the client is told to come back.
+        logger.warning("connection not opened: store unavailable (%s)", type(error).__name__)
+        with contextlib.suppress(RuntimeError, OSError):
+            await websocket.send_json(
+                error_message("unavailable", "The game could not be reached; reconnect.")
+            )
+            await websocket.close(CLOSE_TRY_AGAIN)
+
+
+async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
     runtime: Runtime = websocket.app.state.runtime
     service, hub = runtime.service, runtime.hub
     headers = websocket.headers
@@ -82,5 +96,15 @@ async def play(websocket: WebSocket, code: str, token: str | None = None) -> Non
         hub.remove(code, connection)
         logger.info("disconnected", extra={"room": code, "seat": connection.seat})
         if token_hash is not None and not hub.holds(code, token_hash):
-            with contextlib.suppress(RoomError):
+            try:
                 await service.set_presence(code, token_hash, connected=False)
+            except RoomError:
+                pass  # the seat or the room is gone: nobody to mark away
+            except STORE_ERRORS as error:
+                # The seat stays marked connected until the person comes back (or their
+                # next connection leaves): a warning, not a crash of the handler.
+                logger.warning(
+                    "departure not recorded (%s)",
+                    type(error).__name__,
+                    extra={"room": code, "seat": connection.seat},
+                )

@@ -1,0 +1,126 @@
+"""The store failing under a connection: the client hears why, and nothing is crashed or lost."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from app.store.base import Commit
+from app.store.memory import MemoryRoomStore
+from tests.app.conftest import base_settings
+from tests.app.live import Client, Live, bearer, connect_client, create_room, live_server
+
+CLOSE_TRY_AGAIN = 1013
+
+
+class FailingStore(MemoryRoomStore):
+    """The memory store, whose commits time out while ``failing`` is set (as a Redis gone
+    quiet does: redis-py's calls end in the store's own ``asyncio.timeout``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failing = False
+
+    async def commit(self, commit: Commit) -> bool:
+        if self.failing:
+            raise TimeoutError
+        return await super().commit(commit)
+
+
+@dataclass
+class Table:
+    live: Live
+    store: FailingStore
+    code: str
+    tokens: list[str]
+    """By seat."""
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Table]:
+    """A started two-person game (no clock, no AI) on a store that can be made to fail."""
+    store = FailingStore()
+    async with live_server(base_settings(), store=store) as live, live.http() as http:
+        code, host_token = await create_room(http, seats=2)
+        guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(host_token))
+        yield Table(live, store, code, [host_token, guest["token"]])
+
+
+def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+async def seated(table: Table, seat: int = 0) -> Client:
+    client = await connect_client(table.live, table.code, table.tokens[seat])
+    await client.wait_for("state")
+    return client
+
+
+async def test_an_act_the_store_cannot_take_is_answered_and_can_be_sent_again(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    watcher = await seated(table)
+    assert watcher.state is not None
+    seat = watcher.state["view"]["to_act"][0]
+    client = watcher if seat == 0 else await seated(table, seat)
+    assert client.state is not None
+    version = client.state["version"]
+    action = {k: v for k, v in client.state["legal"][0].items() if k != "seat"}
+
+    table.store.failing = True
+    await client.act(action, ref="r1")
+    error = await client.wait_for("error")
+    assert (error["code"], error["ref"]) == ("unavailable", "r1")
+
+    # The connection is still served, and the game did not move.
+    await client.send({"type": "ping"})
+    await client.wait_for("pong")
+    assert client.state["version"] == version
+
+    table.store.failing = False
+    await client.act(action, ref="r1")
+    moved = await client.wait_for("state", lambda m: m["version"] > version)
+    assert moved["version"] == version + 1 and moved["ref"] == "r1"
+    assert errors_logged(caplog) == []
+    for each in [watcher] if client is watcher else [watcher, client]:
+        await each.close()
+
+
+async def test_a_departure_the_store_cannot_record_is_a_warning_not_a_crash(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = await seated(table)
+    table.store.failing = True
+    caplog.set_level(logging.WARNING)
+    await client.close()
+    for _ in range(200):
+        if any("departure not recorded" in r.getMessage() for r in caplog.records):
+            break
+        await asyncio.sleep(0.01)
+    warnings = [r for r in caplog.records if "departure not recorded" in r.getMessage()]
+    assert warnings and warnings[0].levelno == logging.WARNING
+    assert errors_logged(caplog) == []
+
+
+async def test_a_connection_the_store_cannot_open_is_told_to_come_back(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    table.store.failing = True
+    client = await connect_client(table.live, table.code, table.tokens[0])
+    error = await client.wait_for("error")
+    assert error["code"] == "unavailable"
+    with pytest.raises(ConnectionClosed) as closed:
+        await client.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TRY_AGAIN
+    assert errors_logged(caplog) == []
+
+    table.store.failing = False
+    again = await seated(table)
+    assert again.state is not None and again.state["view"]["seat"] == 0
+    await again.close()
