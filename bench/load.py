@@ -10,8 +10,12 @@ medians of actions/s, views/s and server CPU per action, p50/p99 action-to-view 
 sending to the actor seeing the new version) over all the rate's actions, and the ratio of
 CPU per action; after connecting, each server's memory per idle connection. With
 ``--find-p99 MS`` it then looks for the game server's fastest rate that it keeps up with at a
-p99 within MS. Both servers are pinned to one core, this generator to the other. Loopback only;
-bounded in rooms, seconds and repeats; stops its servers itself::
+p99 within MS. Both servers are pinned to one core, this generator to the other, with a Redis
+of the run's own (``redis-server`` on a free port, nothing saved): left to float, the machine's
+Redis was woken on the server's core by each commit and took turns with it there, and that
+waiting showed as the server's latency. ``CASH_STASH_BENCH_REDIS_URL`` names another Redis
+instead (not pinned). Loopback only; bounded in rooms, seconds and repeats; stops its servers
+itself::
 
     python bench/load.py --rooms 250 --seats 4 --rates 0.5,1,2 --seconds 10 --repeats 3
 """
@@ -27,6 +31,8 @@ import os
 import random
 import re
 import resource
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -43,7 +49,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL")
+"""A Redis to use instead of the run's own."""
 BENCH = Path(__file__).resolve().parent
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -171,6 +178,15 @@ class Swarm:
                 raise SystemExit("not every seat got a state within a minute")
             await asyncio.sleep(0.1)
 
+    async def settle(self, within: float = 1.0) -> None:
+        """Wait (bounded) until every action sent has come back: the views of a step's last
+        actions are read as promptly as the rest, before the generator does anything else."""
+        until = time.monotonic() + within
+        while any(room.pending for room in self.rooms):
+            if time.monotonic() > until:
+                return
+            await asyncio.sleep(0.002)
+
     async def drive(self, rate: float, seconds: float, http: httpx.AsyncClient | None) -> None:
         loop = asyncio.get_running_loop()
         until = loop.time() + seconds
@@ -296,6 +312,9 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
         started, started_clock = time.monotonic(), time.perf_counter()
         await swarm.drive(rate, seconds, target.http)
         elapsed = time.monotonic() - started
+        # Still without collections: taken at once (and ``server_counters`` with them), they
+        # held up the last actions' views for up to 0.4 s and showed in the server's p99.
+        await swarm.settle()
         cpu = cpu_seconds(target.pid) - cpu_before
         generator = time.process_time() - generator_before
     finally:
@@ -403,7 +422,7 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
     prefix = f"cash_stash_load:{uuid.uuid4().hex[:8]}:"
     env = {
         **os.environ,
-        "CASH_STASH_REDIS_URL": REDIS_URL,
+        "CASH_STASH_REDIS_URL": args.redis_url,
         "CASH_STASH_REDIS_PREFIX": prefix,
         "CASH_STASH_DATABASE_URL": "sqlite+aiosqlite:///:memory:",
         "CASH_STASH_AI_WORKERS": "0",
@@ -445,7 +464,7 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         finally:
             process.terminate()
             process.wait(15)
-            _forget(prefix)
+            _forget(args.redis_url, prefix)
             log.seek(0)
             problems = [line for line in log if " level=error " in line or "Traceback" in line]
             print("".join(problems[:10]), end="")
@@ -481,13 +500,50 @@ async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         process.wait(15)
 
 
-def _forget(prefix: str) -> None:
+def _forget(url: str, prefix: str) -> None:
     import redis
 
-    with redis.Redis.from_url(REDIS_URL) as client:
+    with redis.Redis.from_url(url) as client:
         keys = list(client.scan_iter(f"{prefix}*"))
         if keys:
             client.delete(*keys)
+
+
+@contextlib.contextmanager
+def redis_for_run() -> Iterator[str]:
+    """The Redis URL the game server uses: ``CASH_STASH_BENCH_REDIS_URL``, or a
+    ``redis-server`` started for this run on the generator's core and stopped after it."""
+    if REDIS_URL:
+        progress(f"Redis: {REDIS_URL} (not pinned)")
+        yield REDIS_URL
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("redis-server not found: install Redis or set CASH_STASH_BENCH_REDIS_URL")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    command += ["--appendonly", "no"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    try:
+        _pin(process.pid, 1)
+        url = f"redis://127.0.0.1:{port}/0"
+        import redis
+
+        for _ in range(100):
+            try:
+                with redis.Redis.from_url(url) as client:
+                    client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        else:
+            raise SystemExit(f"the run's redis-server did not start (exit {process.poll()})")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(15)
 
 
 async def run(args: argparse.Namespace) -> tuple[Target, Target, list[Step]]:
@@ -663,7 +719,8 @@ def main() -> None:
     if args.find_p99 is not None and not (args.find_p99 > 0 and 0 <= args.search_steps <= 6):
         raise SystemExit("--find-p99 takes a positive number of ms, --search-steps 0-6")
     _pin(0, 1)
-    game, bare, searched = asyncio.run(run(args))
+    with redis_for_run() as args.redis_url:
+        game, bare, searched = asyncio.run(run(args))
     report(game)
     report(bare)
     if args.trace:
