@@ -6,6 +6,7 @@ import contextlib
 import logging
 
 from fastapi import APIRouter, WebSocket
+from uvicorn.protocols.utils import ClientDisconnected
 
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.rooms.errors import RoomError
@@ -27,6 +28,8 @@ logger = logging.getLogger(__name__)
 async def play(websocket: WebSocket, code: str, token: str | None = None) -> None:
     try:
         await _play(websocket, code, token)
+    except ClientDisconnected:
+        raise  # an OSError too, but the client's leaving: uvicorn ends the connection quietly
     except STORE_ERRORS as error:
         # The store failed while the connection opened: the client is told to come back.
         logger.warning("connection not opened: store unavailable (%s)", type(error).__name__)

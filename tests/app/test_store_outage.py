@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from uvicorn.protocols.utils import ClientDisconnected
 from websockets.exceptions import ConnectionClosed
 
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
+from app.ws.routes import play
 from tests.app.conftest import base_settings
 from tests.app.live import Client, Live, bearer, connect_client, create_room, live_server
 
@@ -124,3 +128,41 @@ async def test_a_connection_the_store_cannot_open_is_told_to_come_back(
     again = await seated(table)
     assert again.state is not None and again.state["view"]["seat"] == 0
     await again.close()
+
+
+def _no_runtime() -> SimpleNamespace:
+    """What ``play`` reads of the app before it accepts: no service is reached."""
+    settings = SimpleNamespace(allowed_origins=[])
+    runtime = SimpleNamespace(service=None, hub=None, settings=settings)
+    return SimpleNamespace(state=SimpleNamespace(runtime=runtime))
+
+
+@dataclass
+class LeavingSocket:
+    """A client that is gone by the time its connection is accepted."""
+
+    sent: list[Any] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    app: SimpleNamespace = field(default_factory=_no_runtime)
+
+    async def accept(self) -> None:
+        raise ClientDisconnected
+
+    async def send_json(self, data: Any) -> None:
+        self.sent.append(data)
+
+    async def close(self, code: int) -> None:
+        self.sent.append(code)
+
+
+async def test_a_client_leaving_as_it_connects_is_not_taken_for_a_store_failure(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """uvicorn's ``ClientDisconnected`` is an ``OSError`` as a store's timeout is: it goes
+    back to uvicorn, which ends the connection quietly, with nothing sent and nothing logged."""
+    socket = LeavingSocket()
+    caplog.set_level(logging.WARNING)
+    with pytest.raises(ClientDisconnected):
+        await play(socket, "ABCD")  # type: ignore[arg-type]
+    assert socket.sent == []
+    assert [r.getMessage() for r in caplog.records] == []
