@@ -22,6 +22,8 @@ logger = logging.getLogger(__name__)
 _RESTART_SECONDS = 1.0
 _READ_RETRY_SECONDS = (0.05, 0.2, 0.5, 1.0)
 """Pauses between attempts to read a room whose commit was announced, when reading fails."""
+_DEPARTURE_RETRY_SECONDS = (0.5, 2.0, 5.0, 15.0)
+"""Pauses between attempts to record that a person left, while the store fails."""
 
 
 class Listener(Protocol):
@@ -113,6 +115,36 @@ class Hub:
             room = await self._service.load(code)
             if room is not None:
                 self._fan_out(room)
+
+    async def depart(self, code: str, token_hash: str, *, seat: int | None) -> None:
+        """Record that a person left the room, unless a connection here still holds their
+        seat. While the store fails, try again in the background: a seat left marked as
+        connected would never be played for (another process serving the person marks them
+        back as soon as it fans out a move)."""
+        if not self.holds(code, token_hash) and not await self._departed(code, token_hash, seat):
+            self._start(self._depart_later(code, token_hash, seat))
+
+    async def _departed(self, code: str, token_hash: str, seat: int | None) -> bool:
+        """One attempt; False when the store failed (and it is worth another)."""
+        try:
+            await self._service.set_presence(code, token_hash, connected=False)
+        except RoomError:
+            pass  # the seat or the room is gone: nobody to mark away
+        except STORE_ERRORS as error:
+            logger.warning(
+                "departure not recorded (%s)",
+                type(error).__name__,
+                extra={"room": code, "seat": seat},
+            )
+            return False
+        return True
+
+    async def _depart_later(self, code: str, token_hash: str, seat: int | None) -> None:
+        for pause in _DEPARTURE_RETRY_SECONDS:
+            await asyncio.sleep(pause)
+            if self.holds(code, token_hash) or await self._departed(code, token_hash, seat):
+                return
+        logger.warning("departure given up on", extra={"room": code, "seat": seat})
 
     def _announced(self, code: str, version: int) -> None:
         """A commit in any process (version 0: unknown): the room's connections here get it

@@ -9,7 +9,6 @@ from fastapi import APIRouter, WebSocket
 from uvicorn.protocols.utils import ClientDisconnected
 
 from app.rooms.credentials import hash_token, normalize_room_code
-from app.rooms.errors import RoomError
 from app.runtime import Runtime
 from app.store.base import STORE_ERRORS
 from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection, error_message
@@ -98,16 +97,5 @@ async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
     finally:
         hub.remove(code, connection)
         logger.info("disconnected", extra={"room": code, "seat": connection.seat})
-        if token_hash is not None and not hub.holds(code, token_hash):
-            try:
-                await service.set_presence(code, token_hash, connected=False)
-            except RoomError:
-                pass  # the seat or the room is gone: nobody to mark away
-            except STORE_ERRORS as error:
-                # The seat stays marked connected until the person comes back (or their
-                # next connection leaves): a warning, not a crash of the handler.
-                logger.warning(
-                    "departure not recorded (%s)",
-                    type(error).__name__,
-                    extra={"room": code, "seat": connection.seat},
-                )
+        if token_hash is not None:
+            await hub.depart(code, token_hash, seat=connection.seat)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
+from app.ws import hub as hub_module
 from app.ws.routes import play
 from tests.app.conftest import base_settings
 from tests.app.live import Client, Live, bearer, connect_client, create_room, live_server
@@ -96,19 +97,57 @@ async def test_an_act_the_store_cannot_take_is_answered_and_can_be_sent_again(
         await each.close()
 
 
-async def test_a_departure_the_store_cannot_record_is_a_warning_not_a_crash(
-    table: Table, caplog: pytest.LogCaptureFixture
+async def eventually(check: Callable[[], Awaitable[bool]]) -> None:
+    for _ in range(300):
+        if await check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not within 3 s")
+
+
+async def test_a_departure_the_store_cannot_record_is_recorded_once_it_can(
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(hub_module, "_DEPARTURE_RETRY_SECONDS", (0.05, 0.05, 0.05))
+    service = table.live.runtime.service
+
+    async def away() -> bool:
+        room = await service.load(table.code)
+        assert room is not None and room.seats[0] is not None
+        return room.seats[0].disconnected_at is not None
+
+    client = await seated(table)
+    assert not await away()
+    table.store.failing = True
+    caplog.set_level(logging.WARNING)
+    await client.close()
+
+    async def warned() -> bool:
+        return any("departure not recorded" in r.getMessage() for r in caplog.records)
+
+    await eventually(warned)
+    assert not await away()
+    table.store.failing = False
+    await eventually(away)
+    assert errors_logged(caplog) == []
+    assert not any("given up" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_departure_is_given_up_on_when_the_store_stays_down(
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_module, "_DEPARTURE_RETRY_SECONDS", (0.01, 0.01))
     client = await seated(table)
     table.store.failing = True
     caplog.set_level(logging.WARNING)
     await client.close()
-    for _ in range(200):
-        if any("departure not recorded" in r.getMessage() for r in caplog.records):
-            break
-        await asyncio.sleep(0.01)
-    warnings = [r for r in caplog.records if "departure not recorded" in r.getMessage()]
-    assert warnings and warnings[0].levelno == logging.WARNING
+
+    async def given_up() -> bool:
+        return any("departure given up on" in r.getMessage() for r in caplog.records)
+
+    await eventually(given_up)
+    attempts = [r for r in caplog.records if "departure not recorded" in r.getMessage()]
+    assert len(attempts) == 3  # the first, and one after each pause
     assert errors_logged(caplog) == []
 
 
