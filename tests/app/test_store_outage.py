@@ -105,6 +105,21 @@ async def eventually(check: Callable[[], Awaitable[bool]]) -> None:
     raise AssertionError("not within 3 s")
 
 
+async def until_logged(caplog: pytest.LogCaptureFixture, text: str) -> None:
+    async def seen() -> bool:
+        return any(text in record.getMessage() for record in caplog.records)
+
+    await eventually(seen)
+
+
+async def leave_while_the_store_fails(table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Seat 0 connects, then leaves while every commit fails."""
+    client = await seated(table)
+    table.store.failing = True
+    caplog.set_level(logging.WARNING)
+    await client.close()
+
+
 async def test_a_departure_the_store_cannot_record_is_recorded_once_it_can(
     table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -116,16 +131,8 @@ async def test_a_departure_the_store_cannot_record_is_recorded_once_it_can(
         assert room is not None and room.seats[0] is not None
         return room.seats[0].disconnected_at is not None
 
-    client = await seated(table)
-    assert not await away()
-    table.store.failing = True
-    caplog.set_level(logging.WARNING)
-    await client.close()
-
-    async def warned() -> bool:
-        return any("departure not recorded" in r.getMessage() for r in caplog.records)
-
-    await eventually(warned)
+    await leave_while_the_store_fails(table, caplog)
+    await until_logged(caplog, "departure not recorded")
     assert not await away()
     table.store.failing = False
     await eventually(away)
@@ -137,15 +144,8 @@ async def test_a_departure_is_given_up_on_when_the_store_stays_down(
     table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(hub_module, "_DEPARTURE_RETRY_SECONDS", (0.01, 0.01))
-    client = await seated(table)
-    table.store.failing = True
-    caplog.set_level(logging.WARNING)
-    await client.close()
-
-    async def given_up() -> bool:
-        return any("departure given up on" in r.getMessage() for r in caplog.records)
-
-    await eventually(given_up)
+    await leave_while_the_store_fails(table, caplog)
+    await until_logged(caplog, "departure given up on")
     attempts = [r for r in caplog.records if "departure not recorded" in r.getMessage()]
     assert len(attempts) == 3  # the first, and one after each pause
     assert errors_logged(caplog) == []
