@@ -672,6 +672,12 @@ def report(target: Target) -> None:
             f"  {sum(s.dropped for s in steps):7.0f}"
             f"  {sum(s.conflicts for s in steps):9.0f}"
         )
+    if any(len(steps) > 1 for steps in by_rate(target).values()):
+        # A stall in one step sets the p99 of the whole rate: show how the steps differ.
+        print("  p99 ms of each step:")
+        for rate, steps in by_rate(target).items():
+            shown = "  ".join(f"{percentile(s.latencies, 0.99):.1f}" for s in steps)
+            print(f"  {rate:9.0f}  {shown}")
 
 
 def by_rate(target: Target) -> dict[float, list[Step]]:
