@@ -11,7 +11,7 @@ wave of connections (about 190 objects each) reaches the old generation while it
 middle collections of 70-110 ms, rather than all at once in the first one during play: with
 50, that one walked 4,000 connections' objects and stalled every room for 640 ms. The price:
 a full collection (about 0.6 s over 4,000 connections) may come after 50 middle ones, at
-500 moves/s every 2-5 hours instead of every day or two."""
+500 moves/s at most every 2-5 hours instead of every day or two."""
 
 
 def tune() -> None:
