@@ -57,6 +57,11 @@ def test_a_clone_equals_the_room_and_shares_no_container_but_the_documented_leav
     clone = room.clone()
     assert clone == room
     assert clone.model_dump_json() == room.model_dump_json()
+    # What was set stays set (``exclude_unset`` dumps, and pydantic's own copy, rely on it).
+    for (path, original), (_, copied) in zip(containers(room), containers(clone), strict=True):
+        if isinstance(original, BaseModel):
+            assert copied.model_fields_set >= original.model_fields_set, path
+            assert type(copied) is type(original), path
     originals = {id(value) for path, value in containers(room) if path not in SHARED_LEAVES}
     shared = [
         path
