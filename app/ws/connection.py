@@ -30,7 +30,7 @@ from app.ws.messages import (
     Pong,
     client_message,
 )
-from app.ws.protocol import send_now_of
+from app.ws.protocol import Text, send_now_of
 from app.ws.snapshot import Snapshot, encode
 
 CLOSE_POLICY = 1008
@@ -85,7 +85,7 @@ class Connection:
         self._service = service
         self._settings = settings
         self._metrics = metrics
-        self._queue: asyncio.Queue[Snapshot | dict[str, Any] | str | None] = asyncio.Queue(
+        self._queue: asyncio.Queue[Snapshot | dict[str, Any] | Text | None] = asyncio.Queue(
             settings.ws_queue_size
         )
         """What waits for the writer: snapshots and messages, or texts already rendered."""
@@ -143,7 +143,7 @@ class Connection:
                     self._enqueue(waiting)
                 return
 
-    def _enqueue(self, item: Snapshot | dict[str, Any] | str) -> None:
+    def _enqueue(self, item: Snapshot | dict[str, Any] | Text) -> None:
         if self.dropped:
             return
         try:
@@ -212,15 +212,17 @@ class Connection:
                 return
             self._writing = True
             try:
-                texts = [item] if isinstance(item, str) else self._render(item)
+                texts = [item] if isinstance(item, str | bytes) else self._render(item)
                 # Waiting for the next item must not keep this one (a whole room) alive.
                 del item
                 for text in texts:
-                    await self._websocket.send_text(text)
+                    await self._websocket.send_text(
+                        text if isinstance(text, str) else text.decode()
+                    )
             finally:
                 self._writing = False
 
-    def _render(self, item: Snapshot | dict[str, Any]) -> list[str]:
+    def _render(self, item: Snapshot | dict[str, Any]) -> list[Text]:
         if isinstance(item, dict):
             return [encode(item)]
         if item.version <= self._version:
@@ -231,7 +233,7 @@ class Connection:
                 raise _Removed  # again if the item is rendered again: its version is not taken
             self._seat = seat
         self._version = item.version
-        texts = []
+        texts: list[Text] = []
         if item.room_summary != self._room_summary:
             self._room_summary = item.room_summary
             texts.append(item.room_text)

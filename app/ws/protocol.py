@@ -21,7 +21,11 @@ from websockets.protocol import State
 SEND_NOW = "cash_stash.send_now"
 """The ASGI scope extension: ``{"send": callable(text) -> bool}``."""
 
-SendNow = Callable[[str], bool]
+Text = str | bytes
+"""A text frame's content: a string, or its UTF-8 encoding (what a frame carries, so a text
+rendered once for many connections is not encoded again for each)."""
+
+SendNow = Callable[[Text], bool]
 
 
 class SendNowProtocol(WebSocketsSansIOProtocol):
@@ -34,7 +38,7 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # None: the handshake was refused
             scope["extensions"][SEND_NOW] = {"send": self.send_now}
 
-    def send_now(self, text: str) -> bool:
+    def send_now(self, text: Text) -> bool:
         """Frame ``text`` and write it now if the connection is open and its transport is
         not paused (over its high-water mark); False if not, and nothing was sent."""
         if (
@@ -47,7 +51,7 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
-        self.conn.send_text(text.encode())
+        self.conn.send_text(text.encode() if isinstance(text, str) else text)
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 

@@ -28,7 +28,7 @@ class Snapshot:
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self._texts: dict[int | None, str | None] = {}
+        self._texts: dict[int | None, bytes | None] = {}
 
     @property
     def version(self) -> int:
@@ -56,10 +56,12 @@ class Snapshot:
         return self.room.engine_state()
 
     @cached_property
-    def _legal_actions(self) -> list[dict[str, Any]]:
-        """Every seat's legal actions, worked out once for all the room's connections."""
-        actions: list[dict[str, Any]] = engine.legal_actions(self._engine_state)
-        return actions
+    def _legal_actions(self) -> dict[int, list[dict[str, Any]]]:
+        """Each seat's legal actions, worked out once for all the room's connections."""
+        by_seat: dict[int, list[dict[str, Any]]] = {}
+        for action in engine.legal_actions(self._engine_state):
+            by_seat.setdefault(action["seat"], []).append(action)
+        return by_seat
 
     @cached_property
     def _views(self) -> dict[int | None, dict[str, Any]]:
@@ -68,32 +70,44 @@ class Snapshot:
         return views
 
     @cached_property
-    def _public_parts(self) -> dict[str, orjson.Fragment]:
-        """Each field of the spectators' view, encoded once: the seats' views share the same
-        objects for all but their own fields (a late game's log alone is 16 KB)."""
-        return {
-            key: orjson.Fragment(orjson.dumps(value, option=_OPTIONS))
-            for key, value in self._views[None].items()
-        }
+    def _own_keys(self) -> tuple[str, ...]:
+        """The fields of a view that are a seat's own (its seat and hand): in a seat's view,
+        not the very object of the spectators' view (``engine.views_for`` gives every seat
+        the same ones)."""
+        public = self._views[None]
+        seat = next((view for key, view in self._views.items() if key is not None), public)
+        return tuple(key for key, value in seat.items() if public.get(key) is not value)
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """A seat's view to encode: every field it shares with the spectators' view (the same
-        object, so the same text) as that field's encoding, its own fields as they are."""
-        public, parts = self._views[None], self._public_parts
-        return {
-            key: parts[key] if key in public and public[key] is value else value
-            for key, value in self._views[seat].items()
-        }
+    @cached_property
+    def _shared_text(self) -> bytes:
+        """The spectators' view without the own fields, encoded once for every seat (a late
+        game's log alone is 16 KB), without its opening brace: it follows a seat's own."""
+        own = self._own_keys
+        shared = {key: value for key, value in self._views[None].items() if key not in own}
+        return orjson.dumps(shared, option=_OPTIONS)[1:]
+
+    def _view_parts(self, seat: int | None) -> list[bytes]:
+        """A seat's view as pieces of JSON text to join: its own fields, then the rest."""
+        view = self._views[seat]
+        own_text = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)
+        if self._shared_text == b"}":
+            return [own_text]
+        if own_text == b"{}":
+            return [b"{", self._shared_text]
+        return [own_text[:-1], b",", self._shared_text]
 
     @cached_property
     def _refs(self) -> dict[int, str | int]:
-        """The ``ref`` of the act that made this version, by the seat that sent it."""
-        game, refs = self.room.game, {}
-        for key, version in {} if game is None else game.refs.items():
-            if version == self.room.version:
-                seat, _, ref = key.partition(":")
-                refs[int(seat)] = json.loads(ref)
-        return refs
+        """The ``ref`` of the act that made this version, by the seat that sent it: the last
+        one remembered, if it made this version (refs are remembered in the order applied)."""
+        game = self.room.game
+        if game is None or not game.refs:
+            return {}
+        key, version = next(reversed(game.refs.items()))
+        if version != self.room.version:
+            return {}
+        seat, _, ref = key.partition(":")
+        return {int(seat): json.loads(ref)}
 
     @cached_property
     def _room_public(self) -> RoomPublic:
@@ -123,13 +137,19 @@ class Snapshot:
     def room_text(self) -> str:
         return RoomMessage(room=self._room_public).model_dump_json()
 
-    def state_text(self, seat: int | None) -> str | None:
-        """``state_message`` as sent: rendered once per seat for every connection holding it."""
+    def state_text(self, seat: int | None) -> bytes | None:
+        """``state_message`` as sent, in UTF-8: rendered once per seat for every connection
+        holding it, and joined from pieces of text rather than encoded whole (its view last).
+        Bytes, not a string: the frame carries bytes, and decoding each text to encode it
+        again for every connection copied every view twice."""
         if seat not in self._texts:
             message = self.state_message(seat)
-            self._texts[seat] = (
-                None if message is None else encode({**message, "view": self._view(seat)})
-            )
+            text = None
+            if message is not None:
+                rest = {key: value for key, value in message.items() if key != "view"}
+                head = orjson.dumps(rest, option=_OPTIONS)
+                text = b"".join([head[:-1], b',"view":', *self._view_parts(seat), b"}"])
+            self._texts[seat] = text
         return self._texts[seat]
 
     def state_message(self, seat: int | None) -> StateMessage | None:
@@ -141,7 +161,7 @@ class Snapshot:
         legal: list[dict[str, Any]] = []
         blocked: list[dict[str, Any]] = []
         if seat is not None and not engine.is_over(state):
-            legal = [action for action in self._legal_actions if action["seat"] == seat]
+            legal = self._legal_actions.get(seat, [])
             blocked = engine.blocked_actions(state, seat)
         ref = None if seat is None else self._refs.get(seat)
         return {

@@ -124,3 +124,22 @@ def test_a_snapshot_finds_each_token_s_seat_as_the_room_does() -> None:
     for token_hash in ["a" * 64, "1" * 64, "2" * 64, "3" * 64, "f" * 64]:
         assert snapshot.seat_of(token_hash) == room.seat_of(token_hash)
     assert [snapshot.seat_of(h) for h in ("a" * 64, "1" * 64, "2" * 64)] == [0, 1, None]
+
+
+def test_a_state_carries_the_ref_only_to_the_seat_whose_act_made_it() -> None:
+    room, rng = _started(4, 11), random.Random(11)
+    for move in range(40):
+        legal = engine.legal_actions(room.engine_state())
+        action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
+        # Every third move is the AI's or the clock's: no ref, though older ones are kept.
+        ref: str | int | None = None if move % 3 == 2 else (move if move % 2 else f"r{move}")
+        mover: play.Mover = "player" if ref is not None else "ai"
+        room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover=mover, ref=ref)
+        room.version += 1  # as the commit does: the version the ref was remembered with
+        snapshot = Snapshot(room)
+        for seat in [None, *range(4)]:
+            sent = json.loads(snapshot.state_text(seat) or "null")
+            expected = ref if seat == action["seat"] else None
+            assert sent["ref"] == expected, (move, seat)
+        if room.status != "playing":
+            break
