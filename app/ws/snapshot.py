@@ -79,22 +79,18 @@ class Snapshot:
         return tuple(key for key, value in seat.items() if public.get(key) is not value)
 
     @cached_property
-    def _shared_text(self) -> bytes:
+    def _shared_fields(self) -> bytes:
         """The spectators' view without the own fields, encoded once for every seat (a late
-        game's log alone is 16 KB), without its opening brace: it follows a seat's own."""
+        game's log alone is 16 KB), without its braces: it follows a seat's own fields."""
         own = self._own_keys
         shared = {key: value for key, value in self._views[None].items() if key not in own}
-        return orjson.dumps(shared, option=_OPTIONS)[1:]
+        return orjson.dumps(shared, option=_OPTIONS)[1:-1]
 
-    def _view_parts(self, seat: int | None) -> list[bytes]:
-        """A seat's view as pieces of JSON text to join: its own fields, then the rest."""
+    def _view_fields(self, seat: int | None) -> bytes:
+        """A seat's view as JSON text without its braces: its own fields, then the shared."""
         view = self._views[seat]
-        own_text = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)
-        if self._shared_text == b"}":
-            return [own_text]
-        if own_text == b"{}":
-            return [b"{", self._shared_text]
-        return [own_text[:-1], b",", self._shared_text]
+        own = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)[1:-1]
+        return b",".join(part for part in (own, self._shared_fields) if part)
 
     @cached_property
     def _refs(self) -> dict[int, str | int]:
@@ -148,7 +144,8 @@ class Snapshot:
             if message is not None:
                 rest = {key: value for key, value in message.items() if key != "view"}
                 head = orjson.dumps(rest, option=_OPTIONS)
-                text = b"".join([head[:-1], b',"view":', *self._view_parts(seat), b"}"])
+                view = self._view_fields(seat)
+                text = b"".join([head[:-1], b',"view":{', view, b"}}"])
             self._texts[seat] = text
         return self._texts[seat]
 
