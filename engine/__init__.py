@@ -8,7 +8,8 @@ copy with the log off, ``moves`` lists the legal actions as tuples (the same act
 same order, as ``legal_actions``) and ``play`` applies one to that copy in place, unchecked.
 ``action_of`` turns a move into its JSON action.
 
-``views_for`` is ``view_for`` for several seats at once, sharing their public part.
+``views_for`` is ``view_for`` for several seats at once, sharing their public part;
+``blocked_for`` is ``blocked_actions`` for every seat, the waiting seats sharing one list.
 ``to_data`` / ``from_data`` are ``dumps`` / ``loads`` without the JSON text, for an
 application that encodes with a faster JSON library than the standard one.
 """
@@ -19,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import apply_action, play
-from engine.blocked import blocked_actions
+from engine.blocked import blocked_actions, blocked_for
 from engine.cards import CardId, Kind
 from engine.determinize import Sampler, determinize
 from engine.errors import EngineError, IllegalAction, InvalidConfig
@@ -76,6 +77,7 @@ __all__ = [
     "action_of",
     "apply_action",
     "blocked_actions",
+    "blocked_for",
     "determinize",
     "dumps",
     "from_data",

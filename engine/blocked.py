@@ -33,6 +33,22 @@ def blocked_actions(state: State, seat: Seat) -> list[Blocked]:
     return _turn_blocks(state, seat)
 
 
+def blocked_for(state: State) -> dict[Seat, list[Blocked]]:
+    """``blocked_actions`` of every seat at once. The seats waiting for others share one
+    list (their reasons do not depend on who asks): read it, never change it."""
+    waiting: list[Blocked] | None = None
+    by_seat: dict[Seat, list[Blocked]] = {}
+    to_act = state.to_act()
+    for seat in range(state.config.players):
+        if state.over or seat in to_act:
+            by_seat[seat] = blocked_actions(state, seat)
+        else:
+            if waiting is None:
+                waiting = blocked_actions(state, seat)
+            by_seat[seat] = waiting
+    return by_seat
+
+
 def _kinds(state: State) -> tuple[str, ...]:
     if state.pending is not None:
         return ("choose",)

@@ -14,6 +14,8 @@ from app.rooms.public import RoomPublic, room_public
 from app.ws.messages import RoomMessage, StateMessage
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+_NONE: list[dict[str, Any]] = []
+"""The legal or blocked actions of a seat that has none: one list, never changed."""
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -29,6 +31,9 @@ class Snapshot:
     def __init__(self, room: Room) -> None:
         self.room = room
         self._texts: dict[int | None, bytes | None] = {}
+        self._heads: dict[tuple[int, int, str | int | None], bytes] = {}
+        """A state message's fields but its view, as JSON text, by the identity of its legal
+        and blocked lists and its ref: the seats waiting for others share theirs."""
 
     @property
     def version(self) -> int:
@@ -62,6 +67,11 @@ class Snapshot:
         for action in engine.legal_actions(self._engine_state):
             by_seat.setdefault(action["seat"], []).append(action)
         return by_seat
+
+    @cached_property
+    def _blocked(self) -> dict[int, list[dict[str, Any]]]:
+        """Each seat's blocked actions; the seats waiting for others share one list."""
+        return engine.blocked_for(self._engine_state)
 
     @cached_property
     def _views(self) -> dict[int | None, dict[str, Any]]:
@@ -142,8 +152,11 @@ class Snapshot:
             message = self.state_message(seat)
             text = None
             if message is not None:
-                rest = {key: value for key, value in message.items() if key != "view"}
-                head = orjson.dumps(rest, option=_OPTIONS)
+                shape = (id(message["legal"]), id(message["blocked"]), message["ref"])
+                head = self._heads.get(shape)
+                if head is None:
+                    rest = {key: value for key, value in message.items() if key != "view"}
+                    head = self._heads[shape] = orjson.dumps(rest, option=_OPTIONS)
                 view = self._view_fields(seat)
                 text = b"".join([head[:-1], b',"view":{', view, b"}}"])
             self._texts[seat] = text
@@ -155,11 +168,10 @@ class Snapshot:
         if game is None:
             return None
         state = self._engine_state
-        legal: list[dict[str, Any]] = []
-        blocked: list[dict[str, Any]] = []
+        legal = blocked = _NONE
         if seat is not None and not engine.is_over(state):
-            legal = self._legal_actions.get(seat, [])
-            blocked = engine.blocked_actions(state, seat)
+            legal = self._legal_actions.get(seat, _NONE)
+            blocked = self._blocked[seat]
         ref = None if seat is None else self._refs.get(seat)
         return {
             "type": "state",

@@ -41,6 +41,11 @@ def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> 
                     assert sent == json.loads(json.dumps(message))
                     assert sent["view"] == json.loads(json.dumps(engine.view_for(state, seat)))
                     assert sent["view"]["seat"] == seat
+                    if seat is not None and not engine.is_over(state):
+                        # Shared between seats as rendered, but each seat's own all the same.
+                        assert sent["blocked"] == engine.blocked_actions(state, seat)
+                        mine = [a for a in engine.legal_actions(state) if a["seat"] == seat]
+                        assert sent["legal"] == mine
             legal = engine.legal_actions(room.engine_state())
             action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
             room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from gameplay import act, card, deal
@@ -222,3 +223,19 @@ def test_swap_and_move_reasons() -> None:
     assert why(own, 0, "swap")["code"] == "no_set_of_your_own"
     simple = deal([["coins"], ["jewelry"]], rules="simple")
     assert why(simple, 0, "swap")["code"] == why(simple, 0, "move")["code"] == "not_in_rules"
+
+
+def test_blocked_for_is_blocked_actions_of_every_seat() -> None:
+    rng = random.Random(11)
+    for players in (2, 4, 5):
+        state = engine.new_game({"players": players, "rules": "advanced", "seed": players})
+        for _ in range(200):
+            by_seat = engine.blocked_for(state)
+            assert by_seat == {s: engine.blocked_actions(state, s) for s in range(players)}
+            waiting = [s for s in range(players) if s not in engine.to_act(state)]
+            if not engine.is_over(state) and len(waiting) > 1:
+                # One list for everyone waiting: it is rendered once for all of them.
+                assert all(by_seat[s] is by_seat[waiting[0]] for s in waiting)
+            if engine.is_over(state):
+                break
+            state = engine.apply_action(state, rng.choice(engine.legal_actions(state)))
