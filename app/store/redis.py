@@ -8,9 +8,10 @@ from collections.abc import AsyncIterator
 
 import hiredis
 from redis import asyncio as aioredis
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import RedisError
 
 from app.store.base import Commit, StoreEvent
+from app.store.resp import RespConnection, checked, connect
 
 logger = logging.getLogger(__name__)
 
@@ -52,25 +53,22 @@ return count
 
 _RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 _POOL_SIZE = 64
-_COMMIT_CONNECTIONS = 8
 _POOL_WAIT_SECONDS = 10.0
 _COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
-"""The longest any one call to Redis may take: a wait for a connection (pooled, or one of the
-commit connections), then redis-py's default socket timeout."""
+"""The longest any one call to Redis may take: a wait for a pooled connection, then redis-py's
+default socket timeout."""
 
 
-def _closed_by_server(connection: aioredis.Connection) -> bool:
-    """Whether Redis closed this idle connection (what the pool checks before lending one,
-    in a cheaper way). redis-py keeps the stream private: without it, say no."""
-    reader = getattr(connection, "_reader", None)
-    return isinstance(reader, asyncio.StreamReader) and reader.at_eof()
+def _name_of(prefix: str) -> str:
+    """The name of every connection a store makes, after its prefix: an operator can tell
+    each deployment's connections apart."""
+    return prefix.strip(":") or "cash_stash"
 
 
 class RedisRoomStore:
     """One hash per room (``v`` and ``data``), a wake sorted set, a listed set, one channel."""
 
     def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
-        # Named after the prefix, so an operator can tell each deployment's connections apart.
         # A burst (thousands of sockets arriving at once) waits for a pooled connection rather
         # than failing with "too many connections".
         #
@@ -80,7 +78,7 @@ class RedisRoomStore:
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             decode_responses=True,
-            client_name=prefix.strip(":") or "cash_stash",
+            client_name=_name_of(prefix),
             max_connections=_POOL_SIZE,
             timeout=_POOL_WAIT_SECONDS,
             socket_timeout=None,
@@ -91,20 +89,14 @@ class RedisRoomStore:
         self.channel = f"{prefix}events"
         self._wake_key = f"{prefix}wake"
         self._listed_key = f"{prefix}listed"
+        self._url = url
+        self._name = _name_of(prefix)
         self._commit_sha = self._redis.register_script(_COMMIT).sha
         self._hit = self._redis.register_script(_HIT)
-        # Commits are the hot path (one per move): they have connections of their own, each
-        # commit one round trip on a free one. Checking a connection out of the pool (a
-        # condition, a liveness probe, metrics) cost as much client time as the commit.
-        # Several, as a connection is held until its answer is read, which waits its turn
-        # on a busy event loop.
-        self._commit_connections: list[aioredis.Connection] = [
-            pool.make_connection()  # type: ignore[no-untyped-call]
-            for _ in range(_COMMIT_CONNECTIONS)
-        ]
-        self._free_commit_connections: asyncio.Queue[aioredis.Connection] = asyncio.Queue()
-        for connection in self._commit_connections:
-            self._free_commit_connections.put_nowait(connection)
+        # Commits are the hot path (one per move): they share one connection of their own
+        # (``app/store/resp.py``), each commit a write and a future, many in flight at once.
+        self._commits: RespConnection | None = None
+        self._connecting = asyncio.Lock()
 
     def _room_key(self, code: str) -> str:
         return f"{self._prefix}room:{code}"
@@ -114,9 +106,18 @@ class RedisRoomStore:
             await self._redis.ping()
 
     async def close(self) -> None:
-        for connection in self._commit_connections:
-            await connection.disconnect()
+        if self._commits is not None:
+            self._commits.close()
         await self._redis.aclose()
+
+    async def _commit_connection(self) -> RespConnection:
+        connection = self._commits
+        if connection is not None and connection.usable:
+            return connection
+        async with self._connecting:
+            if self._commits is None or not self._commits.usable:
+                self._commits = await connect(self._url, name=self._name)
+            return self._commits
 
     async def load(self, code: str) -> str | None:
         async with asyncio.timeout(_COMMAND_SECONDS):
@@ -138,26 +139,20 @@ class RedisRoomStore:
             self.channel,
             commit.code,
         )
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            connection = await self._free_commit_connections.get()
-            try:
-                if _closed_by_server(connection):
-                    # Redis restarted or dropped the idle connection: make it again before
-                    # sending, as the pool would (sending first would fail the commit).
-                    await connection.disconnect()
-                try:
-                    # Packed by hiredis: redis-py's own packing, in Python, cost a fifth of
-                    # the commit's client time.
-                    command = ("EVALSHA", self._commit_sha, *keys_and_args)
-                    # hiredis's stub declares a tuple of one element.
-                    await connection.send_packed_command(hiredis.pack_command(command))  # type: ignore[arg-type]
-                    written = await connection.read_response()
-                except NoScriptError:  # Redis restarted since: send the script itself
-                    await connection.send_command("EVAL", _COMMIT, *keys_and_args)
-                    written = await connection.read_response()
-            finally:
-                self._free_commit_connections.put_nowait(connection)
-        return bool(written)
+        connection: RespConnection | None = None
+        try:
+            async with asyncio.timeout(_COMMAND_SECONDS):
+                connection = await self._commit_connection()
+                written = await connection.call("EVALSHA", self._commit_sha, *keys_and_args)
+                if isinstance(written, hiredis.ReplyError) and str(written).startswith("NOSCRIPT"):
+                    # Redis restarted since: send the script itself.
+                    written = await connection.call("EVAL", _COMMIT, *keys_and_args)
+        except TimeoutError:
+            # Redis is stuck: whatever else waits on this connection fails now, not later.
+            if connection is not None:
+                connection.close()
+            raise
+        return bool(checked(written))
 
     async def publish(self, code: str, message: str) -> None:
         async with asyncio.timeout(_COMMAND_SECONDS):
@@ -166,19 +161,21 @@ class RedisRoomStore:
     async def events(self) -> AsyncIterator[StoreEvent]:
         failures = 0
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            subscription: RespConnection | None = None
             try:
                 async with asyncio.timeout(_COMMAND_SECONDS):
-                    await pubsub.subscribe(self.channel)
+                    subscription = await connect(self._url, name=self._name)
+                    # Once Redis confirms, nothing published is missed.
+                    checked(await subscription.call("SUBSCRIBE", self.channel))
                 if failures:
                     logger.info("room events: subscribed again")
                     yield StoreEvent("resync")
                 failures = 0
                 while True:
-                    message = await pubsub.get_message(timeout=None)
-                    if message is None:
+                    kind_of_push, _, text = await subscription.next_push()
+                    if kind_of_push != "message":
                         continue
-                    kind, code, data = str(message["data"]).split("\n", 2)
+                    kind, code, data = str(text).split("\n", 2)
                     if kind == "commit":
                         # Not a number: a process of an older release published the room
                         # itself; version 0 has the room read from the store.
@@ -192,7 +189,8 @@ class RedisRoomStore:
                 logger.warning("room events: subscription lost (%s); retrying in %ss", error, delay)
                 await asyncio.sleep(delay)
             finally:
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if subscription is not None:
+                    subscription.close()
 
     async def due(self, now: float) -> list[str]:
         async with asyncio.timeout(_COMMAND_SECONDS):
