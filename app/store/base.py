@@ -61,8 +61,9 @@ class RoomStore(Protocol):
 
     async def commit(self, commit: Commit) -> bool:
         """Write the room if its stored version is one less than ``commit.version`` (version 1:
-        it must not exist yet); refresh its TTL and indexes and publish its code and version.
-        False when the version moved."""
+        it must not exist yet); refresh its TTL and indexes and announce its code and version
+        on ``events`` (to this store's own subscription too, unless a store may leave it out
+        when nobody else listens: the caller has the commit). False when the version moved."""
         ...
 
     async def publish(self, code: str, message: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import AsyncIterator
 
 import hiredis
@@ -17,7 +18,13 @@ logger = logging.getLogger(__name__)
 
 # KEYS: room hash, wake zset, listed set.
 # ARGV: expected version, new version, data, ttl seconds (0: keep), wake at ('' : none),
-#       listed ('1'/'0'), channel, code.
+#       listed ('1'/'0'), channel, code, the committing process's own channel.
+#
+# The announcement is left out when the only subscriber to the channel is the committing
+# process's own subscription (the one connection subscribed to its own channel too): that
+# process has the commit already, and reading its echo back cost it a read and a parse per
+# move. Decided inside the script, so a process that subscribes at any moment either is
+# counted or subscribed after the commit (and reads the room after subscribing).
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if (current or '0') ~= ARGV[1] then
@@ -39,7 +46,10 @@ if ARGV[6] == '1' then
 else
   redis.call('SREM', KEYS[3], ARGV[8])
 end
-redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[2])
+local counts = redis.call('PUBSUB', 'NUMSUB', ARGV[7], ARGV[9])
+if counts[2] ~= 1 or counts[4] ~= 1 then
+  redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[2])
+end
 return 1
 """
 
@@ -87,6 +97,8 @@ class RedisRoomStore:
         self._redis = aioredis.Redis(connection_pool=pool)
         self._prefix = prefix
         self.channel = f"{prefix}events"
+        self._own_channel = f"{prefix}process:{uuid.uuid4().hex}"
+        """Subscribed to with ``channel`` on the same connection: see ``_COMMIT``."""
         self._wake_key = f"{prefix}wake"
         self._listed_key = f"{prefix}listed"
         self._url = url
@@ -138,6 +150,7 @@ class RedisRoomStore:
             "1" if commit.listed else "0",
             self.channel,
             commit.code,
+            self._own_channel,
         )
         connection: RespConnection | None = None
         try:
@@ -166,7 +179,7 @@ class RedisRoomStore:
                 async with asyncio.timeout(_COMMAND_SECONDS):
                     subscription = await connect(self._url, name=self._name)
                     # Once Redis confirms, nothing published is missed.
-                    checked(await subscription.call("SUBSCRIBE", self.channel))
+                    checked(await subscription.call("SUBSCRIBE", self.channel, self._own_channel))
                 if failures:
                     logger.info("room events: subscribed again")
                     yield StoreEvent("resync")

@@ -194,6 +194,7 @@ class Hub:
     def _committed(self, room: Room) -> None:
         """This process's own commit: its connections get it now, without waiting for it to
         come back through the store's channel (where it is then skipped)."""
+        self._on_commit()  # its announcement may not come back here (``RoomStore.commit``)
         if room.code in self._rooms:
             self._fan_out(room)
 

@@ -57,17 +57,59 @@ async def test_a_commit_is_a_compare_and_set_on_the_version(store: RoomStore) ->
     assert await store.load("ROOM0001") == '{"v":2}'
 
 
-async def test_commits_and_messages_reach_the_subscription_in_order(store: RoomStore) -> None:
-    events = store.events()
+@pytest.fixture
+async def listener(store: RoomStore, request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
+    """Whose subscription hears ``store``'s commits: another process's store on Redis (a
+    store's own subscription may not be told of its own commits), ``store`` itself in memory."""
+    if not isinstance(store, RedisRoomStore):
+        yield store
+        return
+    other = RedisRoomStore(REDIS_URL, prefix=request.getfixturevalue("redis_prefix"))
+    yield other
+    await other.close()
+
+
+async def test_commits_and_messages_reach_the_subscription_in_order(
+    store: RoomStore, listener: RoomStore
+) -> None:
+    events = listener.events()
     first = asyncio.ensure_future(next_event(events))
     await asyncio.sleep(0)  # let the subscription start listening
-    if isinstance(store, RedisRoomStore):
-        await _until_subscribed(store)
+    if isinstance(listener, RedisRoomStore):
+        await _until_subscribed(listener)
     await store.commit(commit(1, '{"v":1}'))
     await store.publish("ROOM0001", '{"type":"chat"}')
     assert await first == StoreEvent("commit", "ROOM0001", version=1)
     assert await next_event(events) == StoreEvent("message", "ROOM0001", '{"type":"chat"}')
     await events.aclose()  # type: ignore[attr-defined]
+
+
+@pytest.mark.redis
+async def test_redis_announces_a_commit_only_when_another_process_listens(
+    redis_prefix: str,
+) -> None:
+    """Its own subscription alone does not hear a process's commits (it has them already);
+    as soon as another process subscribes, both hear every commit."""
+    one = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    other = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    heard = one.events()
+    try:
+        first = asyncio.ensure_future(next_event(heard))
+        await _until_subscribed(one)
+        assert await one.commit(commit(1))  # nobody else listens: not announced
+        await one.publish("ROOM0001", "after the first commit")
+        assert await first == StoreEvent("message", "ROOM0001", "after the first commit")
+        also = other.events()
+        second = asyncio.ensure_future(next_event(also))
+        await _until_subscribed(one, subscribers=2)
+        assert await one.commit(commit(2))
+        assert await second == StoreEvent("commit", "ROOM0001", version=2)
+        assert await next_event(heard) == StoreEvent("commit", "ROOM0001", version=2)
+        await also.aclose()  # type: ignore[attr-defined]
+    finally:
+        await heard.aclose()  # type: ignore[attr-defined]
+        await one.close()
+        await other.close()
 
 
 async def test_commits_in_flight_at_once_are_each_answered_for_their_own_room(
@@ -87,12 +129,12 @@ async def test_commits_in_flight_at_once_are_each_answered_for_their_own_room(
     assert [await store.load(c) for c in codes[1:]] == ['{"v":2}'] * len(others)
 
 
-async def _until_subscribed(store: RedisRoomStore) -> None:
+async def _until_subscribed(store: RedisRoomStore, subscribers: int = 1) -> None:
     """Redis drops what is published before a subscriber exists; wait for ours to exist."""
     async with redis.asyncio.from_url(REDIS_URL) as client:
         for _ in range(500):
             counts = await client.pubsub_numsub(store.channel)
-            if counts and counts[0][1]:
+            if counts and counts[0][1] >= subscribers:
                 return
             await asyncio.sleep(0.01)
     raise AssertionError("never subscribed")
