@@ -207,6 +207,8 @@ class Hub:
         for listener in listeners:
             listener.deliver(snapshot)
         # Another process may have marked a seat gone while it is still connected here.
+        if all(seat is None or seat.disconnected_at is None for seat in room.seats):
+            return
         for token_hash in {listener.token_hash for listener in listeners}:
             index = None if token_hash is None else snapshot.seat_of(token_hash)
             seat = None if index is None else room.seats[index]
