@@ -1,15 +1,14 @@
-"""A lean Redis connection for the two things every move does: its commit and, coming back
-on the subscription, its announcement.
+"""A lean Redis connection for what comes once per move: the commit and, on the
+subscription, the announcements of other processes' commits.
 
 redis-py serves every other command. For each one its asyncio client takes a connection,
 bounds the command, then reads the reply through a stream reader and its parser, one await
-per layer: for the commit and the announcement of every move that was half of what talking
-to Redis cost the server's CPU (``bench/load.py``, ``docs/performance.md``). Here a command
-is one write and a future, which ``data_received`` resolves in the order the replies come
-(Redis answers in the order it was asked, so commits from many rooms share one connection
-without waiting for each other); hiredis parses, as it does under redis-py. redis-py's
-parsing of the URL (and its TLS settings) is used as it is.
-"""
+per layer. Here a command is one write and a future, which ``data_received`` resolves in the
+order the replies come (Redis answers in the order it was asked, so commits from many rooms
+share one connection without waiting for each other); hiredis parses, as it does under
+redis-py, and redis-py's reading of the URL (and of its TLS settings) is used as it is. On
+the benchmark machine the client's CPU per commit went from 150 to 114 µs, and per message
+received on the subscription from 135 to 82 µs (``docs/performance.md``, round eight)."""
 
 from __future__ import annotations
 

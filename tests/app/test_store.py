@@ -301,3 +301,44 @@ async def test_a_redis_that_never_answers_fails_each_call_in_bounded_time(
         server.close()
         for writer in accepted:
             writer.close()
+
+
+async def test_a_commit_to_a_redis_gone_quiet_times_out_and_drops_its_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Redis that takes the connection but never answers the commit: the commit fails in
+    the store's own time, its connection is closed (whatever else waited on it fails with it),
+    and the next commit opens another."""
+    import hiredis
+
+    import app.store.redis as redis_store
+
+    monkeypatch.setattr(redis_store, "_COMMAND_SECONDS", 0.2)
+    opened: list[asyncio.StreamReader] = []
+    closed = asyncio.Event()
+
+    async def quiet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        opened.append(reader)
+        commands = hiredis.Reader()
+        while data := await reader.read(65536):
+            commands.feed(data)
+            while (command := commands.gets()) is not False:
+                if command[0] != b"EVALSHA":  # the handshake is answered, the commit never
+                    writer.write(b"+OK\r\n")
+        closed.set()
+        writer.close()
+
+    server = await asyncio.start_server(quiet, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    store = RedisRoomStore(f"redis://127.0.0.1:{port}/0", prefix="quiet:")
+    try:
+        with pytest.raises(TimeoutError):
+            await store.commit(commit(1))
+        await asyncio.wait_for(closed.wait(), 1)
+        with pytest.raises(TimeoutError):
+            await store.commit(commit(1))
+        assert len(opened) == 2
+    finally:
+        await store.close()
+        server.close()
+        await server.wait_closed()
