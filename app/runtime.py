@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from app import collector
 from app.metrics import Metrics
 from app.rooms.ai import AiRunner
 from app.rooms.recording import GameRecorder
@@ -52,6 +53,8 @@ async def running(
     metrics.rooms.set_function(lambda: hub.room_count)
     metrics.connections.set_function(lambda: hub.connection_count)
     tasks = [asyncio.create_task(hub.run()), asyncio.create_task(scheduler.run())]
+    if collector.tuned():
+        tasks.append(asyncio.create_task(collector.collect_on_a_clock()))
     try:
         yield Runtime(
             settings=settings, service=service, hub=hub, scheduler=scheduler, metrics=metrics
