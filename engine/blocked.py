@@ -21,11 +21,8 @@ def _entry(kind: str, code: str, reason: str, **where: Any) -> Blocked:
 def blocked_actions(state: State, seat: Seat) -> list[Blocked]:
     if state.over:
         return [_entry("any", "game_over", "The game is over.")]
-    kinds = _kinds(state)
     if seat not in state.to_act():
-        waiting = ", ".join(name(state, s) for s in state.to_act())
-        reason = f"It is not your turn: waiting for {waiting}."
-        return [_entry(kind, "not_your_turn", reason) for kind in kinds]
+        return _waiting_blocks(state)
     if state.pending is not None:
         return []
     if state.challenge is not None:
@@ -36,17 +33,21 @@ def blocked_actions(state: State, seat: Seat) -> list[Blocked]:
 def blocked_for(state: State) -> dict[Seat, list[Blocked]]:
     """``blocked_actions`` of every seat at once. The seats waiting for others share one
     list (their reasons do not depend on who asks): read it, never change it."""
-    waiting: list[Blocked] | None = None
-    by_seat: dict[Seat, list[Blocked]] = {}
     to_act = state.to_act()
-    for seat in range(state.config.players):
-        if state.over or seat in to_act:
-            by_seat[seat] = blocked_actions(state, seat)
-        else:
-            if waiting is None:
-                waiting = blocked_actions(state, seat)
-            by_seat[seat] = waiting
-    return by_seat
+    if state.over or len(to_act) == state.config.players:
+        return {seat: blocked_actions(state, seat) for seat in range(state.config.players)}
+    waiting = _waiting_blocks(state)
+    return {
+        seat: blocked_actions(state, seat) if seat in to_act else waiting
+        for seat in range(state.config.players)
+    }
+
+
+def _waiting_blocks(state: State) -> list[Blocked]:
+    """What a seat that is not to act cannot do: everything, whoever it is."""
+    waiting = ", ".join(name(state, s) for s in state.to_act())
+    reason = f"It is not your turn: waiting for {waiting}."
+    return [_entry(kind, "not_your_turn", reason) for kind in _kinds(state)]
 
 
 def _kinds(state: State) -> tuple[str, ...]:

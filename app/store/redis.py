@@ -65,8 +65,8 @@ _RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 _POOL_SIZE = 64
 _POOL_WAIT_SECONDS = 10.0
 _COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
-"""The longest any one call to Redis may take: a wait for a pooled connection, then redis-py's
-default socket timeout."""
+"""The longest any one call to Redis may take: a wait for a pooled connection (or, for a
+commit, for its own connection to be made), then redis-py's default socket timeout."""
 
 
 def _name_of(prefix: str) -> str:
