@@ -2,7 +2,7 @@
 
 Plays a seeded random 4-player advanced game through the room layer and, at a few points,
 times what the server does for each move: apply it to the room (``play.apply``: the engine,
-the room copy and the state's text), the room's JSON for the store, and every seat's
+the room copy and the state's text), the room's text for the store, and every seat's
 ``state`` message as sent (views, legal and blocked actions, JSON). The views carry the whole
 log, so these costs grow with the game. Medians of ``--repeats`` runs of ``--loops`` each::
 
@@ -25,7 +25,13 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import engine  # noqa: E402
 from app.rooms import lobby, play  # noqa: E402
-from app.rooms.model import Room, RoomOptions, Seat, load_engine_state  # noqa: E402
+from app.rooms.model import (  # noqa: E402
+    Room,
+    RoomOptions,
+    Seat,
+    load_engine_state,
+    room_text,
+)
 from app.ws.snapshot import Snapshot  # noqa: E402
 
 
@@ -77,16 +83,19 @@ def main() -> None:
             def decode(text: str = text) -> Any:
                 return load_engine_state(text)
 
-            def states(before: Room = before) -> list[str | None]:
+            def stored(before: Room = before) -> str:
+                return room_text(before)
+
+            def states(before: Room = before) -> list[bytes | None]:
                 snapshot = Snapshot(before)
                 return [snapshot.state_text(seat) for seat in range(4)]
 
             view = Snapshot(before).state_text(0) or ""
             print(
-                f"{moves:4d}  {len(before.model_dump_json()) / 1024:7.1f}"
+                f"{moves:4d}  {len(stored()) / 1024:7.1f}"
                 f"  {len(view) / 1024:7.1f}"
                 f"  {micros(apply, args.loops, args.repeats):8.0f}"
-                f"  {micros(before.model_dump_json, args.loops, args.repeats):12.0f}"
+                f"  {micros(stored, args.loops, args.repeats):12.0f}"
                 f"  {micros(decode, args.loops, args.repeats):15.0f}"
                 f"  {micros(states, args.loops, args.repeats):18.0f}"
             )

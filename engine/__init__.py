@@ -11,7 +11,9 @@ same order, as ``legal_actions``) and ``play`` applies one to that copy in place
 ``views_for`` is ``view_for`` for several seats at once, sharing their public part;
 ``blocked_for`` is ``blocked_actions`` for every seat, the waiting seats sharing one list.
 ``to_data`` / ``from_data`` are ``dumps`` / ``loads`` without the JSON text, for an
-application that encodes with a faster JSON library than the standard one.
+application that encodes with a faster JSON library than the standard one; ``to_data(state,
+log=False)`` leaves the log out, for an application that keeps the log apart and adds to it
+the ``log_entries`` each move made.
 """
 
 from __future__ import annotations
@@ -43,6 +45,13 @@ def search_copy(state: State) -> State:
     copy = state.copy()
     copy.log_enabled = False
     return copy
+
+
+def log_entries(state: State, since: State | None = None) -> list[dict[str, Any]]:
+    """The state's log; with ``since``, a state it was played from, only the entries added
+    after that one's."""
+    entries = state.entries()
+    return entries if since is None else entries[since.log_length :]
 
 
 def is_over(state: State) -> bool:
@@ -84,6 +93,7 @@ __all__ = [
     "is_over",
     "legal_actions",
     "loads",
+    "log_entries",
     "moves",
     "new_game",
     "open_view",

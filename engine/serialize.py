@@ -12,10 +12,10 @@ from engine.state import Challenge, Config, Pending, State
 FORMAT = 1
 
 
-def to_data(state: State) -> dict[str, Any]:
+def to_data(state: State, *, log: bool = True) -> dict[str, Any]:
     """The state as JSON-ready data: ``dumps`` is this data's JSON text, and an application
     may encode it with a faster JSON library. It shares lists with the state: encode it at
-    once and change neither."""
+    once and change neither. Without ``log``, its log is left out (an empty one)."""
     config = state.config
     challenge = state.challenge
     pending = state.pending
@@ -65,7 +65,7 @@ def to_data(state: State) -> dict[str, Any]:
         },
         "history": state.history,
         "over": state.over,
-        "log": state.entries(),
+        "log": state.entries() if log else [],
         "log_enabled": state.log_enabled,
     }
     return data

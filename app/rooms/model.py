@@ -35,14 +35,52 @@ By identity: hashing a 20 KB text on every move cost more than the lookup saves.
 
 
 def dump_engine_state(state: Any) -> str:
-    """``engine.dumps``, encoded by orjson: 16 times faster than the standard library on a
-    long game's state (its log and history are hundreds of small objects)."""
-    return orjson.dumps(engine.to_data(state)).decode()
+    """``engine.dumps``'s text of the state with its log left out (the room keeps the log's
+    text apart: ``Game.log``), encoded by orjson. A late game's log was nine tenths of the
+    state's text, decoded, encoded and escaped again at every move."""
+    return orjson.dumps(engine.to_data(state, log=False)).decode()
 
 
 def load_engine_state(text: str) -> Any:
     """``engine.loads``, decoded by orjson (reads ``engine.dumps``'s text too)."""
     return engine.from_data(orjson.loads(text))
+
+
+def log_text(entries: list[dict[str, Any]]) -> str:
+    """Log entries as the JSON text of an array, as ``Game.log`` holds them."""
+    return orjson.dumps(entries).decode()
+
+
+def extended_log(text: str, entries: list[dict[str, Any]]) -> str:
+    """The log's text ``text`` with ``entries`` added at its end, without decoding it."""
+    if not entries:
+        return text
+    added = log_text(entries)
+    return added if text == "[]" else f"{text[:-1]},{added[1:]}"
+
+
+def room_text(room: Room) -> str:
+    """The room as the store keeps it: its JSON, then a newline and its game's log as JSON
+    text, which is never escaped into the room's JSON nor decoded to play a move."""
+    text = room.model_dump_json()
+    return text if room.game is None else f"{text}\n{room.game.log}"
+
+
+def room_of_text(text: str) -> Room:
+    """The room ``room_text`` stored (``ValueError`` if it is not one). A room stored before
+    the log was kept apart has its log in its engine state's text: it is taken from there."""
+    head, newline, log = text.partition("\n")
+    room = Room.model_validate_json(head)
+    game = room.game
+    if game is not None:
+        if newline:
+            if not (log.startswith("[") and log.endswith("]")):
+                raise ValueError("a stored room's log is not a JSON array")
+            game.log = log
+        else:
+            data = orjson.loads(game.state)
+            game.log = log_text(data.get("log", []) if isinstance(data, dict) else [])
+    return room
 
 
 def remember_engine_state(text: str, state: Any) -> None:
@@ -120,7 +158,10 @@ class Game(BaseModel):
     seed: int
     """Never leaves the server: not in any view, message or log."""
     state: str
-    """``engine.dumps`` of the authoritative state (``dump_engine_state``)."""
+    """``engine.dumps`` of the authoritative state, its log left out (``dump_engine_state``)."""
+    log: str = Field("[]", exclude=True)
+    """The game's log: the JSON text of an array of the engine's log entries, stored after
+    the room's JSON (``room_text``), not in it."""
     to_act: list[int]
     actions: list[dict[str, Any]] = []
     refs: dict[str, int] = {}
@@ -156,7 +197,8 @@ class Room(BaseModel):
     def engine_state(self) -> Any:
         """The game's engine state, decoded from ``game.state`` once while it is recent: the
         move that made it and every seat's view of it share one. Only read it (the engine's
-        ``apply_action`` works on a copy)."""
+        ``apply_action`` works on a copy). Its log is not the game's: ``game.log`` is (a view
+        of it takes its log from there: ``view_for``)."""
         game = self.game
         assert game is not None, "only a room with a game has an engine state"
         state = _recent_engine_state(game.state)
@@ -164,6 +206,12 @@ class Room(BaseModel):
             state = load_engine_state(game.state)
             remember_engine_state(game.state, state)
         return state
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """``engine.view_for`` the game's state, with the game's whole log."""
+        game = self.game
+        assert game is not None, "only a room with a game has views"
+        return {**engine.view_for(self.engine_state(), seat), "log": orjson.loads(game.log)}
 
     def clone(self) -> Room:
         """A copy to change: every model and container in it is new, so any field may be

@@ -14,6 +14,8 @@ from app.rooms.model import (
     Game,
     Room,
     dump_engine_state,
+    extended_log,
+    log_text,
     remember_engine_state,
 )
 from app.rooms.recording import FinishedGame, PlayerRecord
@@ -52,6 +54,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
         id=game_id,
         seed=seed,
         state=dump_engine_state(state),
+        log=log_text(engine.log_entries(state)),
         to_act=engine.to_act(state),
         started_at=now,
     )
@@ -85,7 +88,8 @@ def apply(
     if room.status != "playing" or game is None:
         raise RoomError("not_playing", "No game is being played in this room.")
     move = {**action, "seat": seat}
-    state = engine.apply_action(room.engine_state(), move)
+    before = room.engine_state()
+    state = engine.apply_action(before, move)
     room = room.clone()
     game = room.game
     player = room.seats[seat]
@@ -102,6 +106,7 @@ def apply(
         player.timeouts += 1
         player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
     game.state = dump_engine_state(state)
+    game.log = extended_log(game.log, engine.log_entries(state, since=before))
     remember_engine_state(game.state, state)
     game.to_act = engine.to_act(state)
     game.deadline = None

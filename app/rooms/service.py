@@ -19,7 +19,7 @@ from app.rooms import lobby, play
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
-from app.rooms.model import AiLevel, Room, RoomOptions, Seat
+from app.rooms.model import AiLevel, Room, RoomOptions, Seat, room_of_text, room_text
 from app.rooms.recording import GameRecorder
 from app.settings import Settings
 from app.store.base import Commit, RoomStore
@@ -104,7 +104,7 @@ class RoomService:
         if committing is not None and committing[0] == data:
             self._hold(data, committing[1])
             return committing[1]
-        room = Room.model_validate_json(data)
+        room = room_of_text(data)
         self._hold(data, room)
         return room
 
@@ -128,7 +128,7 @@ class RoomService:
         commit = Commit(
             code=new.code,
             version=new.version,
-            data=new.model_dump_json(),
+            data=room_text(new),
             wake_at=new.wake_at(self.settings.disconnect_grace_seconds),
             listed=new.listed(),
             ttl_seconds=None if new.unrecorded else self.settings.room_ttl_seconds,
@@ -342,14 +342,15 @@ class RoomService:
 
     async def _ai_move(self, room: Room, seat: int, *, level: str, mover: play.Mover) -> None:
         assert room.game is not None
-        state = room.engine_state()
-        legal = [action for action in engine.legal_actions(state) if action["seat"] == seat]
+        legal = [
+            action for action in engine.legal_actions(room.engine_state()) if action["seat"] == seat
+        ]
         if not legal:
             logger.error(
                 "seat must act but has no legal action", extra={"room": room.code, "seat": seat}
             )
             return
-        view = engine.view_for(state, seat)
+        view = room.view_for(seat)
         try:
             with self.metrics.ai_decision_seconds.labels(level).time():
                 action = await self._ai.decide(level, view, legal, secrets.randbits(32))

@@ -90,11 +90,24 @@ class Snapshot:
 
     @cached_property
     def _shared_fields(self) -> bytes:
-        """The spectators' view without the own fields, encoded once for every seat (a late
-        game's log alone is 16 KB), without its braces: it follows a seat's own fields."""
+        """The spectators' view without the own fields, encoded once for every seat, without
+        its braces (it follows a seat's own fields). Its log is the game's log text as stored,
+        spliced in, never encoded: a late game's log alone is 16 KB."""
         own = self._own_keys
-        shared = {key: value for key, value in self._views[None].items() if key not in own}
-        return orjson.dumps(shared, option=_OPTIONS)[1:-1]
+        public = self._views[None]
+        shared = {key: value for key, value in public.items() if key not in own and key != "log"}
+        game = self.room.game
+        assert game is not None
+        fields = orjson.dumps(shared, option=_OPTIONS)[1:-1]
+        return b"".join([fields, b',"log":' if fields else b'"log":', game.log.encode()])
+
+    @cached_property
+    def _log(self) -> list[dict[str, Any]]:
+        """The game's log, decoded for the messages built as objects (``state_message``)."""
+        game = self.room.game
+        assert game is not None
+        log: list[dict[str, Any]] = orjson.loads(game.log)
+        return log
 
     def _view_fields(self, seat: int | None) -> bytes:
         """A seat's view as JSON text without its braces: its own fields, then the shared."""
@@ -149,13 +162,14 @@ class Snapshot:
         Bytes, not a string: the frame carries bytes, and decoding each text to encode it
         again for every connection copied every view twice."""
         if seat not in self._texts:
-            message = self.state_message(seat)
+            fields = self._fields(seat)
             text = None
-            if message is not None:
-                shape = (id(message["legal"]), id(message["blocked"]), message["ref"])
+            if fields is not None:
+                legal, blocked, ref = fields
+                shape = (id(legal), id(blocked), ref)
                 head = self._heads.get(shape)
                 if head is None:
-                    rest = {key: value for key, value in message.items() if key != "view"}
+                    rest = self._message(legal, blocked, ref)
                     head = self._heads[shape] = orjson.dumps(rest, option=_OPTIONS)
                 view = self._view_fields(seat)
                 text = b"".join([head[:-1], b',"view":{', view, b"}}"])
@@ -164,8 +178,28 @@ class Snapshot:
 
     def state_message(self, seat: int | None) -> StateMessage | None:
         """The ``state`` message for a seat (None: a spectator); None before the first game."""
+        fields = self._fields(seat)
+        if fields is None:
+            return None
+        legal, blocked, ref = fields
         game = self.room.game
-        if game is None:
+        assert game is not None
+        return {
+            "type": "state",
+            "version": self.room.version,
+            "view": {**self._views[seat], "log": self._log},
+            "legal": legal,
+            "blocked": blocked,
+            "deadline": game.deadline,
+            "ref": ref,
+        }
+
+    def _fields(
+        self, seat: int | None
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | int | None] | None:
+        """A seat's legal and blocked actions and the ref it is answered; None before the
+        first game."""
+        if self.room.game is None:
             return None
         state = self._engine_state
         legal = blocked = _NONE
@@ -173,10 +207,17 @@ class Snapshot:
             legal = self._legal_actions.get(seat, _NONE)
             blocked = self._blocked[seat]
         ref = None if seat is None else self._refs.get(seat)
+        return legal, blocked, ref
+
+    def _message(
+        self, legal: list[dict[str, Any]], blocked: list[dict[str, Any]], ref: str | int | None
+    ) -> dict[str, Any]:
+        """A state message's fields but its view."""
+        game = self.room.game
+        assert game is not None
         return {
             "type": "state",
             "version": self.room.version,
-            "view": self._views[seat],
             "legal": legal,
             "blocked": blocked,
             "deadline": game.deadline,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from app.rooms.model import Room
+from app.rooms.model import room_of_text
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from tests.app.conftest import base_settings
@@ -71,7 +71,7 @@ def check(client: Client, seat: int | None, store: KeepingStore, secrets: list[s
         version = message.get("version") or message.get("room", {}).get("version")
         if version is None:
             continue
-        room = Room.model_validate_json(store.versions[version])
+        room = room_of_text(store.versions[version])
         if room.game is None:
             continue
         named = named_cards(message)

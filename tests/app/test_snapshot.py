@@ -9,7 +9,8 @@ from typing import Any
 
 import engine
 from app.rooms import lobby, play
-from app.rooms.model import Room, RoomOptions, Seat
+from app.rooms.lobby import engine_config
+from app.rooms.model import Room, RoomOptions, Seat, room_of_text, room_text
 from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
 from app.ws.snapshot import Snapshot
 
@@ -27,10 +28,15 @@ def _started(seats: int, seed: int) -> Room:
 def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> None:
     for seats, seed in ((2, 1), (4, 2), (6, 3)):
         room, rng = _started(seats, seed), random.Random(seed)
+        # The same game played by the engine alone, its log kept whole in its state.
+        names = [seat.name for seat in room.seats if seat is not None]
+        full = engine.new_game(engine_config(room.options, players=seats, seed=seed, names=names))
         for move in range(120):
             if room.status != "playing":
                 break
-            if move % 7 == 0:
+            if move % 5 == 0:
+                # Every other time as another process reads it: from the store's text.
+                room = room_of_text(room_text(room)) if move % 10 else room
                 snapshot = Snapshot(room)
                 state = room.engine_state()
                 for seat in [None, *range(seats)]:
@@ -39,7 +45,8 @@ def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> 
                     assert text is not None and message is not None
                     sent = json.loads(text)
                     assert sent == json.loads(json.dumps(message))
-                    assert sent["view"] == json.loads(json.dumps(engine.view_for(state, seat)))
+                    assert sent["view"] == json.loads(json.dumps(engine.view_for(full, seat)))
+                    assert sent["view"] == json.loads(json.dumps(room.view_for(seat)))
                     assert sent["view"]["seat"] == seat
                     if seat is not None and not engine.is_over(state):
                         # Shared between seats as rendered, but each seat's own all the same.
@@ -50,6 +57,7 @@ def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> 
             action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
             room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
             room.version += 1
+            full = engine.apply_action(full, action)
 
 
 def _summary_text(room: Room) -> str:

@@ -130,6 +130,15 @@ def test_serialization_round_trips(config: dict[str, Any], seed: int, policy: in
             action = rng.choice(legal)
             after = engine.apply_action(state, action)
             assert engine.dumps(engine.apply_action(restored, action)) == engine.dumps(after)
+            # Kept apart: the state without its log plays on, and its log grows by exactly
+            # the entries the move added to the whole one.
+            bare = engine.from_data(json.loads(json.dumps(engine.to_data(state, log=False))))
+            assert engine.log_entries(bare) == []
+            played = engine.apply_action(bare, action)
+            added = engine.log_entries(after, since=state)
+            assert engine.log_entries(played, since=bare) == added == engine.log_entries(played)
+            assert engine.log_entries(after) == engine.log_entries(state) + added
+            assert engine.to_data(played, log=False) == engine.to_data(after, log=False)
 
 
 @pytest.mark.parametrize(
