@@ -9,7 +9,15 @@ import pytest
 
 import engine
 from app.rooms import lobby, play
-from app.rooms.model import Room, RoomOptions, Seat, extended_log, room_of_text, room_text
+from app.rooms.model import (
+    Game,
+    Room,
+    RoomOptions,
+    Seat,
+    extended_log,
+    room_of_text,
+    room_text,
+)
 
 
 def _started(seed: int) -> Room:
@@ -103,3 +111,45 @@ def test_entries_are_added_to_the_logs_text_without_decoding_it() -> None:
     text = extended_log(extended_log("[]", [first]), [second, first])
     assert orjson.loads(text) == [first, second, first]
     assert extended_log(text, []) is text
+
+
+def _finished(seed: int) -> Room:
+    room, _ = _played(seed, 100_000)
+    assert room.status == "finished" and room.unrecorded
+    return room
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_rooms_json_is_pydantics_data_whatever_the_room_holds(seed: int) -> None:
+    host = Seat(name="Ann", token_hash="a" * 64)
+    waiting = lobby.new_room(
+        code="ABCDE",
+        options=RoomOptions(room_name="Wait", visibility="public", turn_seconds=30, rounds=3),
+        host=host,
+        now=1.5,
+    )
+    playing, _ = _played(seed, 25)
+    away = playing.clone()
+    assert away.seats[1] is not None and away.game is not None
+    away.seats[1].away = True
+    away.seats[1].disconnected_at = 12.25
+    away.game.deadline = 99.5
+    away.game.refs['1:"é"'] = 7
+    finished = _finished(seed)
+    finished.next_record_at = 3.0
+    finished.record_attempts = 2
+    for room in (waiting, playing, away, finished):
+        head = room_text(room).partition("\n")[0]
+        assert orjson.loads(head) == orjson.loads(room.model_dump_json())
+        assert room_of_text(room_text(room)) == room
+
+
+def test_every_field_of_a_room_is_stored_as_pydantic_names_it() -> None:
+    """``room_text`` encodes the models' fields as they are: no alias, no field left out
+    (but the game's log, stored after the JSON), no serializer of pydantic's own."""
+    for model in (Room, RoomOptions, Seat, Game):
+        assert not model.__pydantic_decorators__.field_serializers, model
+        assert not model.__pydantic_decorators__.model_serializers, model
+        for name, field in model.model_fields.items():
+            assert field.alias is None and field.serialization_alias is None, name
+            assert bool(field.exclude) == (model is Game and name == "log"), name
