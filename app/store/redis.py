@@ -128,7 +128,9 @@ class RedisRoomStore:
             return connection
         async with self._connecting:
             if self._commits is None or not self._commits.usable:
-                self._commits = await connect(self._url, name=self._name)
+                self._commits = await connect(
+                    self._url, name=self._name, reply_seconds=_COMMAND_SECONDS
+                )
             return self._commits
 
     async def load(self, code: str) -> str | None:
@@ -152,19 +154,16 @@ class RedisRoomStore:
             commit.code,
             self._own_channel,
         )
-        connection: RespConnection | None = None
-        try:
+        connection = self._commits
+        if connection is None or not connection.usable:
             async with asyncio.timeout(_COMMAND_SECONDS):
                 connection = await self._commit_connection()
-                written = await connection.call("EVALSHA", self._commit_sha, *keys_and_args)
-                if isinstance(written, hiredis.ReplyError) and str(written).startswith("NOSCRIPT"):
-                    # Redis restarted since: send the script itself.
-                    written = await connection.call("EVAL", _COMMIT, *keys_and_args)
-        except TimeoutError:
-            # Redis is stuck: whatever else waits on this connection fails now, not later.
-            if connection is not None:
-                connection.close()
-            raise
+        # Bounded by the connection itself: a reply later than ``_COMMAND_SECONDS`` fails
+        # with ``TimeoutError`` whatever else waits on the connection, and closes it.
+        written = await connection.call("EVALSHA", self._commit_sha, *keys_and_args)
+        if isinstance(written, hiredis.ReplyError) and str(written).startswith("NOSCRIPT"):
+            # Redis restarted since: send the script itself.
+            written = await connection.call("EVAL", _COMMIT, *keys_and_args)
         return bool(checked(written))
 
     async def publish(self, code: str, message: str) -> None:

@@ -25,13 +25,21 @@ CONNECT_SECONDS = 5.0
 
 
 class RespConnection(asyncio.Protocol):
-    """One connection: commands answered in order, then (once subscribed) pushed messages."""
+    """One connection: commands answered in order, then (once subscribed) pushed messages.
 
-    def __init__(self) -> None:
+    With ``reply_seconds``, a reply that takes longer fails its command, and every other
+    command waiting, with ``TimeoutError``, and closes the connection: Redis is stuck. One
+    timer per connection watches the oldest command, not one per command (a timer set and
+    cancelled around each commit was a fiftieth of a move's cost)."""
+
+    def __init__(self, reply_seconds: float | None = None) -> None:
         self._reader = hiredis.Reader(encoding="utf-8")
         self._transport: asyncio.Transport | None = None
-        self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
-        """Futures of the commands sent, in order, for the replies still to come."""
+        self._reply_seconds = reply_seconds
+        self._waiting: collections.deque[tuple[asyncio.Future[Any], float]] = collections.deque()
+        """Futures of the commands sent, in order, for the replies still to come, each with
+        the loop's time by which it must come."""
+        self._watch: asyncio.TimerHandle | None = None
         self._pushes: collections.deque[Any] = collections.deque()
         """What came with no command waiting for it: a subscription's messages."""
         self._push_arrived: asyncio.Future[None] | None = None
@@ -47,7 +55,7 @@ class RespConnection(asyncio.Protocol):
         try:
             while (reply := self._reader.gets()) is not False:
                 if self._waiting:
-                    future = self._waiting.popleft()
+                    future, _ = self._waiting.popleft()
                     if not future.done():  # its caller may have given up on it
                         future.set_result(reply)
                 else:
@@ -75,11 +83,32 @@ class RespConnection(asyncio.Protocol):
         if self._lost is not None:
             raise self._lost
         assert self._transport is not None
-        future = asyncio.get_running_loop().create_future()
-        self._waiting.append(future)
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        if self._reply_seconds is None:
+            self._waiting.append((future, 0.0))
+        else:
+            deadline = loop.time() + self._reply_seconds
+            self._waiting.append((future, deadline))
+            if self._watch is None:
+                self._watch = loop.call_at(deadline, self._check_replies)
         # hiredis's stub declares a tuple of one element.
         self._transport.write(hiredis.pack_command(args))  # type: ignore[arg-type]
         return future
+
+    def _check_replies(self) -> None:
+        """The watch: fail everything if the oldest reply is late, else look again when it
+        would be."""
+        self._watch = None
+        if not self._waiting or self._lost is not None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = self._waiting[0][1]
+        if deadline <= loop.time():
+            self._fail(TimeoutError("Redis did not answer in time."))
+            self.close()
+        else:
+            self._watch = loop.call_at(deadline, self._check_replies)
 
     async def next_push(self) -> Any:
         """The next message of a subscription; ``RedisConnectionError`` once the connection
@@ -92,6 +121,9 @@ class RespConnection(asyncio.Protocol):
         return self._pushes.popleft()
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         if self._transport is not None:
             self._transport.close()
 
@@ -99,7 +131,7 @@ class RespConnection(asyncio.Protocol):
         if self._lost is None:
             self._lost = error
         while self._waiting:
-            future = self._waiting.popleft()
+            future, _ = self._waiting.popleft()
             if not future.done():
                 future.set_exception(error)
         self._wake()
@@ -117,23 +149,28 @@ def checked(reply: Any) -> Any:
     return reply
 
 
-async def connect(url: str, *, name: str) -> RespConnection:
+async def connect(url: str, *, name: str, reply_seconds: float | None = None) -> RespConnection:
     """A connection to the Redis at ``url`` (``redis://``, ``rediss://``, ``unix://``, as
-    redis-py reads them), authenticated, on the URL's database and named ``name``."""
+    redis-py reads them), authenticated, on the URL's database and named ``name``; its
+    commands' replies bounded by ``reply_seconds``, if given."""
     options: dict[str, Any] = dict(parse_url(url))
     loop = asyncio.get_running_loop()
     kind = options.pop("connection_class", None)
     connection: RespConnection
     async with asyncio.timeout(CONNECT_SECONDS):
         if "path" in options:
-            _, connection = await loop.create_unix_connection(RespConnection, options["path"])
+            _, connection = await loop.create_unix_connection(
+                lambda: RespConnection(reply_seconds), options["path"]
+            )
         else:
             tls = None
             if kind is SSLConnection:
                 settings = {k: v for k, v in options.items() if k.startswith("ssl_")}
                 tls = SSLConnection(**settings).ssl_context.get()
             host, port = options.get("host", "localhost"), options.get("port", 6379)
-            _, connection = await loop.create_connection(RespConnection, host, port, ssl=tls)
+            _, connection = await loop.create_connection(
+                lambda: RespConnection(reply_seconds), host, port, ssl=tls
+            )
     try:
         if options.get("password") is not None:
             credentials = [options["username"]] if options.get("username") else []

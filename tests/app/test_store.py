@@ -342,3 +342,24 @@ async def test_a_commit_to_a_redis_gone_quiet_times_out_and_drops_its_connection
         await store.close()
         server.close()
         await server.wait_closed()
+
+
+@pytest.mark.redis
+async def test_a_connection_answered_in_time_outlives_many_reply_bounds() -> None:
+    """The watch on a commit connection follows its oldest command: commands answered in
+    time, over many times the bound, never trip it; one left unanswered does."""
+    from app.store.resp import connect
+
+    connection = await connect(REDIS_URL, name="watch-test", reply_seconds=0.2)
+    try:
+        started = time.monotonic()
+        while time.monotonic() - started < 1.0:
+            assert await connection.call("PING") == "PONG"
+            await asyncio.sleep(0.03)
+        assert connection.usable
+        # BLPOP on an empty list answers after a second: past the bound.
+        with pytest.raises(TimeoutError):
+            await connection.call("BLPOP", "watch-test:nothing", 1)
+        assert not connection.usable
+    finally:
+        connection.close()
