@@ -5,14 +5,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.cards import VALUE_OF, CardId, card_json, set_kind
+from engine.cards import KIND_NAME, VALUE_OF, CardId, Kind, card_json, set_kind
 from engine.legal import exposed_depths
 from engine.state import Seat, State
-from engine.turns import standings, stash
+from engine.turns import standings
 
 
 def _cards(cards: list[CardId]) -> list[dict[str, Any]]:
-    return [card_json(card) for card in cards]
+    """``card_json`` of each card, written out: a view holds dozens, built at every move."""
+    return [{"id": card, "kind": KIND_NAME[card]} for card in cards]
+
+
+def _set_json(cards: list[CardId], exposed: bool) -> dict[str, Any]:
+    """A set on a stack: its kind (that of its assets), cards and value."""
+    value = sum(map(VALUE_OF.__getitem__, cards))
+    return {
+        "kind": _KIND_TEXT[set_kind(cards)],
+        "cards": _cards(cards),
+        "value": value,
+        "exposed": exposed,
+    }
+
+
+_KIND_TEXT = {kind: kind.value for kind in Kind}
+"""Each kind's text, looked up: an enum's ``value`` is a descriptor, slow to read."""
 
 
 def _check_seat(state: State, seat: Seat | None) -> None:
@@ -28,19 +44,12 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
     for player in range(config.players):
         stack = state.stacks[player]
         exposed = {len(stack) - 1 - depth for depth in exposed_depths(state, player)}
+        sets = [_set_json(cards, index in exposed) for index, cards in enumerate(stack)]
         entry: dict[str, Any] = {
             "seat": player,
             "hand_size": len(state.hands[player]),
-            "stack": [
-                {
-                    "kind": set_kind(cards).value,
-                    "cards": _cards(cards),
-                    "value": sum(VALUE_OF[card] for card in cards),
-                    "exposed": index in exposed,
-                }
-                for index, cards in enumerate(stack)
-            ],
-            "stash": stash(state, player),
+            "stack": sets,
+            "stash": sum(set_json["value"] for set_json in sets),
         }
         if config.names:
             entry["name"] = config.names[player]
