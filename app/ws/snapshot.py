@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from functools import cached_property
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, Self, TypeVar, overload
 
 import orjson
 
@@ -14,6 +14,36 @@ from app.rooms.public import RoomPublic, room_public
 from app.ws.messages import RoomMessage, StateMessage
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+_Value = TypeVar("_Value")
+
+
+class cached(Generic[_Value]):
+    """``functools.cached_property`` without its lock: on Python 3.11 each first reading
+    takes an ``RLock``, and a snapshot, used on the event loop's thread only, reads a dozen
+    for the first time at every move."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _Value: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> Self | _Value:
+        if instance is None:
+            return self
+        # Kept in the instance's own dict, which is read before this (non-data) descriptor.
+        value = instance.__dict__[self._name] = self._compute(instance)
+        return value
+
+
 _NONE: list[dict[str, Any]] = []
 """The legal or blocked actions of a seat that has none: one list, never changed."""
 
@@ -43,7 +73,7 @@ class Snapshot:
         """The seat a token (by its hash) holds at this version."""
         return self._seat_by_token.get(token_hash)
 
-    @cached_property
+    @cached
     def _seat_by_token(self) -> dict[str, int]:
         """Each person's seat by their token's hash, for all the connections that ask. Looked
         up, not compared in constant time as ``Room.seat_of`` does: the hashes asked about are
@@ -54,13 +84,13 @@ class Snapshot:
             if seat is not None and seat.token_hash is not None
         }
 
-    @cached_property
+    @cached
     def _engine_state(self) -> Any:
         """Held for as long as the snapshot: its connections may render it after the shared
         table of recent states has moved on."""
         return self.room.engine_state()
 
-    @cached_property
+    @cached
     def _legal_actions(self) -> dict[int, list[dict[str, Any]]]:
         """Each seat's legal actions, worked out once for all the room's connections."""
         by_seat: dict[int, list[dict[str, Any]]] = {}
@@ -68,18 +98,18 @@ class Snapshot:
             by_seat.setdefault(action["seat"], []).append(action)
         return by_seat
 
-    @cached_property
+    @cached
     def _blocked(self) -> dict[int, list[dict[str, Any]]]:
         """Each seat's blocked actions; the seats waiting for others share one list."""
         return engine.blocked_for(self._engine_state)
 
-    @cached_property
+    @cached
     def _views(self) -> dict[int | None, dict[str, Any]]:
         """Every seat's view and the spectators', their public part built once."""
         views: dict[int | None, dict[str, Any]] = engine.views_for(self._engine_state)
         return views
 
-    @cached_property
+    @cached
     def _own_keys(self) -> tuple[str, ...]:
         """The fields of a view that are a seat's own (its seat and hand): in a seat's view,
         not the very object of the spectators' view (``engine.views_for`` gives every seat
@@ -88,7 +118,7 @@ class Snapshot:
         seat = next((view for key, view in self._views.items() if key is not None), public)
         return tuple(key for key, value in seat.items() if public.get(key) is not value)
 
-    @cached_property
+    @cached
     def _shared_fields(self) -> bytes:
         """The spectators' view without the own fields, encoded once for every seat, without
         its braces (it follows a seat's own fields). Its log is the game's log text as stored,
@@ -101,7 +131,7 @@ class Snapshot:
         fields = orjson.dumps(shared, option=_OPTIONS)[1:-1]
         return b"".join([fields, b',"log":' if fields else b'"log":', game.log.encode()])
 
-    @cached_property
+    @cached
     def _log(self) -> list[dict[str, Any]]:
         """The game's log, decoded for the messages built as objects (``state_message``)."""
         game = self.room.game
@@ -115,7 +145,7 @@ class Snapshot:
         own = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)[1:-1]
         return b",".join(part for part in (own, self._shared_fields) if part)
 
-    @cached_property
+    @cached
     def _refs(self) -> dict[int, str | int]:
         """The ``ref`` of the act that made this version, by the seat that sent it: the last
         one remembered, if it made this version (refs are remembered in the order applied)."""
@@ -128,11 +158,11 @@ class Snapshot:
         seat, _, ref = key.partition(":")
         return {int(seat): json.loads(ref)}
 
-    @cached_property
+    @cached
     def _room_public(self) -> RoomPublic:
         return room_public(self.room)
 
-    @cached_property
+    @cached
     def room_summary(self) -> tuple[Any, ...]:
         """What the public summary (``room_public``) shows but its version, as plain values:
         a connection sends the summary again only when these changed since it last sent one
@@ -152,7 +182,7 @@ class Snapshot:
             None if game is None else (game.id, game.winners, game.totals),
         )
 
-    @cached_property
+    @cached
     def room_text(self) -> str:
         return RoomMessage(room=self._room_public).model_dump_json()
 
