@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import engine
-from app.rooms import lobby, play
+from app.rooms import play
 from app.rooms.model import (
     RECENT_STATES,
     Room,
-    RoomOptions,
     Seat,
     dump_engine_state,
     room_of_text,
     room_text,
 )
+from tests.app.tables import started_room
 
 
 def started() -> Room:
-    host = Seat(name="Ann", token_hash="a" * 64)
-    room = lobby.new_room(
-        code="ABCDE", options=RoomOptions(room_name="States", seats=2), host=host, now=1.0
+    return started_room(
+        [Seat(name="Ann", token_hash="a" * 64), Seat(name="Bob", level="easy")], seed=11
     )
-    room, _ = lobby.take_seat(room, Seat(name="Bob", level="easy"))
-    return play.start(room, seed=11, game_id="g", now=2.0)
 
 
 def moved(room: Room) -> Room:

@@ -18,16 +18,14 @@ from app.rooms.model import (
     room_of_text,
     room_text,
 )
+from tests.app.tables import started_room
 
 
 def _started(seed: int) -> Room:
-    host = Seat(name="Zoë", token_hash="a" * 64)
-    room = lobby.new_room(
-        code="ABCDE", options=RoomOptions(room_name="Log", seats=3), host=host, now=1.0
+    names = ["Zoë", "李", 'Bob\n"quoted"']  # names the log's words quote
+    return started_room(
+        [Seat(name=name, token_hash=str(n) * 64) for n, name in enumerate(names)], seed=seed
     )
-    for name in ("李", 'Bob\n"quoted"'):
-        room, _ = lobby.take_seat(room, Seat(name=name, token_hash=name.encode().hex()[:64]))
-    return play.start(room, seed=seed, game_id="g", now=1.0)
 
 
 def _played(seed: int, moves: int) -> tuple[Room, engine.State]:

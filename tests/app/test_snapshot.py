@@ -8,21 +8,16 @@ import random
 from typing import Any
 
 import engine
-from app.rooms import lobby, play
+from app.rooms import play
 from app.rooms.lobby import engine_config
-from app.rooms.model import Room, RoomOptions, Seat, room_of_text, room_text
+from app.rooms.model import Room, Seat, room_of_text, room_text
 from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
 from app.ws.snapshot import Snapshot
+from tests.app.tables import people, started_room
 
 
 def _started(seats: int, seed: int) -> Room:
-    host = Seat(name="Ann", token_hash="a" * 64)
-    room = lobby.new_room(
-        code="ABCDE", options=RoomOptions(room_name="Texts", seats=seats), host=host, now=1.0
-    )
-    for number in range(1, seats):
-        room, _ = lobby.take_seat(room, Seat(name=f"P{number}", token_hash=str(number) * 64))
-    return play.start(room, seed=seed, game_id="texts", now=1.0)
+    return started_room(people(seats), seed=seed)
 
 
 def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> None:
