@@ -100,6 +100,12 @@ def card_json(card: CardId) -> dict[str, object]:
     return {"id": card, "kind": KIND_NAME[card]}
 
 
+def cards_json(cards: list[CardId]) -> list[dict[str, object]]:
+    """``card_json`` of each card, written out rather than called: a view holds dozens,
+    built at every move."""
+    return [{"id": card, "kind": KIND_NAME[card]} for card in cards]
+
+
 def matches(card: CardId, kind: Kind) -> bool:
     """A card matches a set of ``kind`` when it is that asset or any wild (RULES.md §5)."""
     return IS_WILD[card] or KIND_OF[card] is kind

@@ -5,15 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.cards import KIND_NAME, VALUE_OF, CardId, Kind, card_json, set_kind
+from engine.cards import VALUE_OF, CardId, Kind, card_json, cards_json, set_kind
 from engine.legal import exposed_depths
 from engine.state import Seat, State
 from engine.turns import standings
-
-
-def _cards(cards: list[CardId]) -> list[dict[str, Any]]:
-    """``card_json`` of each card, written out: a view holds dozens, built at every move."""
-    return [{"id": card, "kind": KIND_NAME[card]} for card in cards]
 
 
 def _set_json(cards: list[CardId], exposed: bool) -> dict[str, Any]:
@@ -21,7 +16,7 @@ def _set_json(cards: list[CardId], exposed: bool) -> dict[str, Any]:
     value = sum(map(VALUE_OF.__getitem__, cards))
     return {
         "kind": _KIND_TEXT[set_kind(cards)],
-        "cards": _cards(cards),
+        "cards": cards_json(cards),
         "value": value,
         "exposed": exposed,
     }
@@ -66,10 +61,10 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
         "active": state.active,
         "actions_done": state.actions_done,
         "actions_per_turn": state.rules.actions_per_turn,
-        "hand": [] if seat is None else _cards(state.hands[seat]),
+        "hand": [] if seat is None else cards_json(state.hands[seat]),
         "deck_size": len(state.deck),
-        "discard": _cards(state.discard),
-        "out": _cards(state.out),
+        "discard": cards_json(state.discard),
+        "out": cards_json(state.out),
         "piles": [
             {
                 "top": None if state.covered[p] or not pile else card_json(pile[-1]),
@@ -88,9 +83,9 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
             "kind": str(challenge.kind),
             "target": challenge.target,
             "depth": challenge.depth,
-            "claim": None if challenge.claim is None else _cards(challenge.claim),
+            "claim": None if challenge.claim is None else cards_json(challenge.claim),
             "piles": challenge.piles,
-            "plays": [{"seat": s, "cards": _cards(cards)} for s, cards in challenge.plays],
+            "plays": [{"seat": s, "cards": cards_json(cards)} for s, cards in challenge.plays],
             "to_answer": challenge.to_answer,
             "need": challenge.need,
         },
@@ -123,14 +118,14 @@ def views_for(
         if seat is None:
             views[seat] = public
         else:
-            views[seat] = {**public, "seat": seat, "hand": _cards(state.hands[seat])}
+            views[seat] = {**public, "seat": seat, "hand": cards_json(state.hands[seat])}
     return views
 
 
 def open_view(state: State) -> dict[str, Any]:
     """The spectator view with every hand and the deck shown: for finished games and replays."""
     view = view_for(state, None)
-    view["hands"] = [_cards(hand) for hand in state.hands]
-    view["deck"] = _cards(list(reversed(state.deck)))
-    view["piles_full"] = [_cards(pile) for pile in state.piles]
+    view["hands"] = [cards_json(hand) for hand in state.hands]
+    view["deck"] = cards_json(list(reversed(state.deck)))
+    view["piles_full"] = [cards_json(pile) for pile in state.piles]
     return view

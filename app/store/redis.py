@@ -122,10 +122,9 @@ class RedisRoomStore:
             self._commits.close()
         await self._redis.aclose()
 
-    async def _commit_connection(self) -> RespConnection:
-        connection = self._commits
-        if connection is not None and connection.usable:
-            return connection
+    async def _new_commit_connection(self) -> RespConnection:
+        """A usable commit connection, made if need be (one at a time: many commits may find
+        the last one gone at once)."""
         async with self._connecting:
             if self._commits is None or not self._commits.usable:
                 self._commits = await connect(
@@ -157,7 +156,7 @@ class RedisRoomStore:
         connection = self._commits
         if connection is None or not connection.usable:
             async with asyncio.timeout(_COMMAND_SECONDS):
-                connection = await self._commit_connection()
+                connection = await self._new_commit_connection()
         # Bounded by the connection itself: a reply later than ``_COMMAND_SECONDS`` fails
         # with ``TimeoutError`` whatever else waits on the connection, and closes it.
         written = await connection.call("EVALSHA", self._commit_sha, *keys_and_args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Generic, Self, TypeVar, overload
+from typing import Any, Generic, Self, TypeVar, cast, overload
 
 import orjson
 
@@ -211,18 +211,9 @@ class Snapshot:
         fields = self._fields(seat)
         if fields is None:
             return None
-        legal, blocked, ref = fields
-        game = self.room.game
-        assert game is not None
-        return {
-            "type": "state",
-            "version": self.room.version,
-            "view": {**self._views[seat], "log": self._log},
-            "legal": legal,
-            "blocked": blocked,
-            "deadline": game.deadline,
-            "ref": ref,
-        }
+        message = self._message(*fields)
+        message["view"] = {**self._views[seat], "log": self._log}
+        return cast(StateMessage, message)
 
     def _fields(
         self, seat: int | None
@@ -242,7 +233,8 @@ class Snapshot:
     def _message(
         self, legal: list[dict[str, Any]], blocked: list[dict[str, Any]], ref: str | int | None
     ) -> dict[str, Any]:
-        """A state message's fields but its view."""
+        """A state message's fields but its view (``state_message`` adds it; ``state_text``
+        splices its text in)."""
         game = self.room.game
         assert game is not None
         return {
