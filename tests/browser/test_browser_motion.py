@@ -40,7 +40,7 @@ async () => {
   const render = (state) => {
     const seats = Object.keys({...state.hands, ...state.backs, ...state.stacks}).sort();
     const areas = seats.map((seat) => {
-      const hand = (state.hands?.[seat] ?? []).map(card);
+      const hand = (state.hands?.[seat] ?? []).map(([id]) => card(id));
       for (let i = 0; i < (state.backs?.[seat] ?? 0); i += 1) hand.push(back());
       const sets = [...(state.stacks?.[seat] ?? [])].reverse().map((ids, depth) =>
         make("li", {"data-set": String(ids[0]), "data-depth": String(depth)},
@@ -287,19 +287,25 @@ def test_reduced_motion_plays_nothing_and_stops_what_is_flying(
     assert played(page) == 1
 
 
-def test_unknown_and_quiet_events_animate_nothing(open_page: OpenPage, server: Server) -> None:
+def test_unknown_and_malformed_entries_animate_nothing(open_page: OpenPage, server: Server) -> None:
     page = table_page(open_page, server)
-    page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
+    before = {"backs": {"1": 3}, "discard": [30]}
+    after = {"backs": {"1": 2}, "discard": [30, 31]}
+    page.evaluate("s => table.render(s)", before)
     entries = [
         {"round": 0, "event": "timeout", "seat": 1, "text": "Time ran out: the AI played for Bea."},
         {"round": 0, "event": "away", "seat": 1, "text": "Bea is away: the AI plays for them."},
         {"event": "discard", "seat": 1, "card": "not a card"},
+        {"event": "form_set", "seat": 1, "cards": "1,2"},
+        {"event": "__proto__", "seat": 1},
         "not an entry",
+        None,
+        discard_entry(1, 31),
         TURN,
     ]
-    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_BEFORE_STEAL, entries])
-    assert page.evaluate("table.flights()") == []
-    assert played(page) == 0
+    page.evaluate("([s, e]) => table.step(s, e)", [after, entries])
+    assert [f["kind"] for f in page.evaluate("table.flights()")] == ["discard"]
+    assert played(page) == 1
 
 
 def test_a_swap_flies_each_top_set_to_the_other_stack(open_page: OpenPage, server: Server) -> None:
@@ -336,3 +342,51 @@ def test_a_swap_flies_each_top_set_to_the_other_stack(open_page: OpenPage, serve
     )
     assert {f["kind"] for f in flights} == {"swap"}
     assert len(flights) == 3  # both sets, and the Swap card out of the game
+
+
+def test_drawn_cards_leave_the_deck_for_the_new_cards_in_the_hand(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = table_page(open_page, server)
+    before = {"hands": {"0": [[1, "guitar"]]}, "deck": 10}
+    after = {"hands": {"0": [[1, "guitar"], [2, "coins"], [3, "yacht"]]}, "deck": 8}
+    page.evaluate("s => table.render(s)", before)
+    deck = page.evaluate("table.rectOf('[data-zone=\"deck\"]')")
+    draw = {"round": 0, "event": "draw", "seat": 0, "text": "Ann draws 2 cards.", "count": 2}
+    page.evaluate("([s, e]) => table.step(s, e)", [after, [draw]])
+    flights = page.evaluate("table.flights()")
+    new_cards = [page.evaluate(f"table.rectOf('[data-card=\"{card}\"]')") for card in (2, 3)]
+    assert sorted((f["left"], f["top"]) for f in flights) == sorted(
+        (rect["left"], rect["top"]) for rect in new_cards
+    )
+    for flight in flights:  # from a card-sized spot in the middle of the deck
+        dx, dy = offset(flight["from"])
+        assert flight["left"] + dx + flight["width"] / 2 == pytest.approx(deck["left"] + 30)
+        assert flight["top"] + dy + flight["height"] / 2 == pytest.approx(deck["top"] + 35)
+    assert page.evaluate("document.documentElement.dataset.motionLast") == "draw"
+
+
+def test_a_move_sends_the_top_set_to_the_bottom(open_page: OpenPage, server: Server) -> None:
+    page = table_page(open_page, server)
+    before = {"hands": {"0": [[108, "move"]]}, "stacks": {"1": [[1, 2], [3, 4], [5, 6]]}}
+    after = {"hands": {"0": []}, "stacks": {"1": [[5, 6], [1, 2], [3, 4]]}}
+    page.evaluate("s => table.render(s)", before)
+    top = page.evaluate("table.rectOf('[data-set=\"5\"]')")
+    move = {
+        "round": 0,
+        "event": "move",
+        "seat": 0,
+        "text": "Ann plays a Move on Bea's stack: its top set to the bottom.",
+        "card": 108,
+        "target": 1,
+        "direction": "top_to_bottom",
+    }
+    page.evaluate("([s, e]) => table.step(s, e)", [after, [move]])
+    bottom = page.evaluate("table.rectOf('[data-set=\"5\"]')")
+    flights = page.evaluate("table.flights()")
+    assert len(flights) == 4  # three sets change places; the Move card leaves the game
+    moved = next(f for f in flights if (f["left"], f["top"]) == (bottom["left"], bottom["top"]))
+    assert offset(moved["from"]) == pytest.approx(
+        (top["left"] - bottom["left"], top["top"] - bottom["top"])
+    )
+    assert "motion-fresh" in (page.get_attribute('[data-set="5"]', "class") or "")
