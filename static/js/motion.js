@@ -232,18 +232,19 @@ function draw({ entry, before, after }) {
 
 function challengeWon({ entry, before, after, memory }) {
   const { seat: winner, defender, cards } = entry;
-  const target = setOf(after, winner, { ids: cards, depth: 0 });
-  const played = cardFlights(before, after, cards, {
+  const won = winner === entry.challenger;
+  const held = setOf(before, defender, { ids: cards, depth: memory.depth });
+  const target = won ? setOf(after, winner, { ids: cards, depth: 0 }) : setOf(after, defender, { ids: cards });
+  // The cards played in the duel join the set; the set's own cards fly with the set.
+  const played = cards.filter((id) => !held?.ids.has(String(id)));
+  const flights = cardFlights(before, after, played, {
     fromZones: ["duel"],
-    toZones: [`stack:${winner}`],
-    fromFallback: () => null, // the set's own cards fly with the set
+    toZones: [`stack:${won ? winner : defender}`],
+    fromFallback: () => zone(before, "duel"),
     toFallback: target,
   });
-  if (winner !== entry.challenger) {
-    return { kind: "defend", flights: played, marks: [setMark(defender, cards, memory.depth)] };
-  }
-  const lost = setOf(before, defender, { ids: cards, depth: memory.depth });
-  return { kind: "steal", flights: [flight(lost, target), ...played], marks: [setMark(winner, cards)] };
+  if (!won) return { kind: "defend", flights, marks: [setMark(defender, cards, memory.depth)] };
+  return { kind: "steal", flights: [flight(held, target), ...flights], marks: [setMark(winner, cards)] };
 }
 
 function claimWon({ entry, before, after }) {
@@ -435,8 +436,15 @@ function keyframes(from, to) {
   const dy = from.top - to.top;
   const sx = from.width / to.width || 1;
   const sy = from.height / to.height || 1;
+  // Half way the ghost is lifted a little off the table, as a card in the hand would be.
+  const lift = Math.min(16, (Math.abs(dx) + Math.abs(dy)) / 10);
+  const mid = (value) => value / 2;
   return [
     { transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})` },
+    {
+      offset: 0.5,
+      transform: `translate(${mid(dx)}px, ${mid(dy) - lift}px) scale(${mid(sx + 1) * 1.06}, ${mid(sy + 1) * 1.06})`,
+    },
     { transform: "translate(0px, 0px) scale(1, 1)" },
   ];
 }
