@@ -2,7 +2,7 @@
 // that an invite link (/r/<code>) opens.
 
 import { api } from "./api.js";
-import { KINDS } from "./cards.js";
+import { KINDS, shortValue } from "./cards.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
@@ -86,7 +86,7 @@ function heroCards() {
     { class: "hero-cards", "aria-hidden": "true" },
     HERO_CARDS.map((kind) => {
       const info = KINDS[kind];
-      return h("div", { class: `hero-card group-${info.group} kind-${kind}` }, h("span", { class: "hero-card-name" }, info.name), h("span", { class: "hero-card-value" }, money(info.value)));
+      return h("div", { class: `hero-card group-${info.group} kind-${kind}` }, h("span", { class: "hero-card-value" }, shortValue(kind)), h("span", { class: "hero-card-name" }, info.name));
     }),
   );
 }
@@ -226,6 +226,18 @@ export function lobbyPage(main, { navigate }) {
           ),
           h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),
           history,
+          h(
+            "section",
+            { class: "panel how", "aria-labelledby": "how-title" },
+            h("h2", { id: "how-title" }, "A game in three moves"),
+            h(
+              "ol",
+              {},
+              h("li", {}, h("strong", {}, "Collect."), " Pair two assets of a kind, or an asset and a wild, into a set on your stack."),
+              h("li", {}, h("strong", {}, "Steal."), " Challenge a rival's exposed top set with matching cards; whoever plays last takes it all."),
+              h("li", {}, h("strong", {}, "Protect."), " Your bottom set is always safe. When the cards run out, the richest stash wins."),
+            ),
+          ),
         ),
       ),
     ),
