@@ -105,7 +105,7 @@ function finishedGame(game) {
   return h(
     "li",
     { class: "game-card" },
-    h("a", { href: `/games/${game.id}` }, new Date(game.ended_at).toLocaleString()),
+    h("a", { href: `/games/${game.id}` }, new Date(game.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })),
     h("span", { class: `badge${game.winner ? " turn" : ""}` }, game.winner ? "won" : "played"),
     h("span", { class: "game-card-meta" }, `${money(game.total)} · ${game.players.map((p) => p.name).join(", ")}`),
   );
@@ -284,10 +284,10 @@ export async function joinPage(main, code, { navigate }) {
   }
   const open = room.status === "waiting" && room.open_seats > 0;
   const options = room.options;
+  box.classList.add("invitation");
   render(
     box,
-    h("p", { class: "eyebrow" }, "You are invited to a game of Cash Stash"),
-    h("h1", {}, `Join ${options.room_name}`),
+    h("div", { class: "invitation-head" }, h("p", { class: "eyebrow" }, "You are invited to a game of Cash Stash"), h("h1", {}, `Join ${options.room_name}`)),
     h(
       "dl",
       { class: "facts" },

@@ -7,6 +7,7 @@ export function notFoundPage(main, path) {
     h(
       "div",
       { class: "not-found" },
+      h("div", { class: "lost-card", "aria-hidden": "true" }, "?"),
       h("p", { class: "eyebrow" }, "Page not found"),
       h("h1", {}, "This card is not in the deck"),
       h("p", {}, "There is no page at ", h("code", { class: "path" }, path), ". The link may be mistyped or out of date."),

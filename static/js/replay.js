@@ -79,7 +79,7 @@ export async function replayPage(main, gameId) {
   }
 
   const winners = game.winners.map((seat) => names[seat]).join(" and ");
-  const ended = new Date(game.ended_at).toLocaleString();
+  const ended = new Date(game.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   render(
     box,
     h("p", { class: "eyebrow" }, `${RULE_NAMES[game.rules] ?? game.rules} rules${game.draft ? " with draft piles" : ""} · ${ended}`),
@@ -95,12 +95,11 @@ export async function replayPage(main, gameId) {
     h(
       "div",
       { class: "replay-controls", role: "group", "aria-labelledby": "steps-title" },
+      h("div", { class: "replay-slider" }, slider, counter),
       h("button", { type: "button", onClick: () => go(0) }, "First"),
       h("button", { type: "button", onClick: () => go(step - 1) }, "Previous"),
-      slider,
       h("button", { type: "button", onClick: () => go(step + 1) }, "Next"),
       h("button", { type: "button", onClick: () => go(last) }, "Last"),
-      counter,
     ),
     stepBox,
     h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
