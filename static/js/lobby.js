@@ -2,7 +2,7 @@
 // that an invite link (/r/<code>) opens.
 
 import { api } from "./api.js";
-import { KINDS, shortValue } from "./cards.js";
+import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
@@ -84,10 +84,7 @@ function heroCards() {
   return h(
     "div",
     { class: "hero-cards", "aria-hidden": "true" },
-    HERO_CARDS.map((kind) => {
-      const info = KINDS[kind];
-      return h("div", { class: `hero-card group-${info.group} kind-${kind}` }, h("span", { class: "hero-card-value" }, shortValue(kind)), h("span", { class: "hero-card-name" }, info.name));
-    }),
+    HERO_CARDS.map((kind) => h("div", { class: "hero-card" }, cardFace({ kind }, { size: "hand" }))),
   );
 }
 
