@@ -41,6 +41,8 @@ class FinishedGame:
     id: str
     totals: dict[str, int]
     """Each player's final total, by name."""
+    player_id: str
+    """The guest id of the browser that played it (Ann's)."""
 
 
 def sideways_overflow(page: Page) -> int:
@@ -78,9 +80,11 @@ def finished_game(browser: Browser, server: Server) -> Iterator[FinishedGame]:
     page.get_by_role("link", name="Watch the replay").click()
     expect(page).to_have_url(re.compile(r"/games/[^/]+$"))
     game_id = page.url.rsplit("/", 1)[1]
+    player_id = page.evaluate("JSON.parse(localStorage.getItem('cash-stash:player-id'))")
     context.close()
     game = httpx.get(f"{server.url}/api/games/{game_id}").json()
-    yield FinishedGame(game_id, {seat["name"]: seat["total"] for seat in game["players"]})
+    totals = {seat["name"]: seat["total"] for seat in game["players"]}
+    yield FinishedGame(game_id, totals, player_id)
 
 
 def test_help_explains_the_rules_online_play_and_the_fair_ai(
@@ -197,6 +201,21 @@ def test_the_replay_lists_players_by_final_result(
         expect(standings.nth(place)).to_contain_text(name)
         expect(standings.nth(place)).to_contain_text(f"${finished_game.totals[name]:,}")
     expect(standings.first).to_contain_text("1st")
+
+
+def test_a_players_lobby_lists_their_finished_games(
+    open_page: OpenPage, server: Server, finished_game: FinishedGame
+) -> None:
+    page = open_page(**PHONE)
+    page.add_init_script(
+        f"localStorage.setItem('cash-stash:player-id', '\"{finished_game.player_id}\"')"
+    )
+    page.goto(server.url)
+    history = page.get_by_role("region", name="Your games")
+    expect(history).to_be_visible()
+    history.get_by_role("link").first.click()
+    expect(page).to_have_url(f"{server.url}/games/{finished_game.id}")
+    expect(page.get_by_test_id("standing")).to_have_count(len(finished_game.totals))
 
 
 PAGES: dict[str, Callable[[Page, Server, FinishedGame], Any]] = {
