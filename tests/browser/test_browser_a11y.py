@@ -12,8 +12,8 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser.harness import OpenPage, Server
-from tests.browser.test_browser_play import add_ai_players, play_until_over, start_duel
+from tests.browser.harness import OpenPage, Server, add_ai_players, play_until_over
+from tests.browser.test_browser_play import start_duel
 
 SIZES = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1280, "height": 800}}
 BLOCKING = {"serious", "critical"}

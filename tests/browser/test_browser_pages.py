@@ -16,8 +16,15 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Response, expect
 
-from tests.browser.harness import ARTIFACTS, WAIT_MS, OpenPage, Server, screenshot
-from tests.browser.test_browser_play import add_ai_players, play_until_over
+from tests.browser.harness import (
+    ARTIFACTS,
+    WAIT_MS,
+    OpenPage,
+    Server,
+    add_ai_players,
+    play_until_over,
+    screenshot,
+)
 
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
