@@ -148,7 +148,8 @@ export function roomPage(main, code, { navigate }) {
       log: h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "panel-log" }, "Log"),
       chat: h("button", { type: "button", role: "tab", id: "tab-chat", "aria-controls": "panel-chat" }, "Chat", unread),
     };
-    const logList = h("ol", { role: "log", class: "log-lines" });
+    // A list that announces its new lines and scrolls with the keyboard (role="log" would hide that it is a list).
+    const logList = h("ol", { class: "log-lines", "aria-live": "polite", "aria-label": "Game log", tabindex: 0 });
     const panels = {
       log: h("section", { role: "tabpanel", id: "panel-log", class: "log", "aria-labelledby": "tab-log" }, logList),
       chat: h("section", { role: "tabpanel", id: "panel-chat", class: "chat", "aria-labelledby": "tab-chat" }, chat.element),

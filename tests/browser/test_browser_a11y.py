@@ -101,8 +101,8 @@ def test_the_room_from_invite_to_replay_passes_axe(open_page: OpenPage, server: 
 
     add_ai_players(ann, 1)
     ann.get_by_role("button", name="Start the game").click()
-    expect(ann.locator(".hand button.card").first).to_be_visible()
-    ann.locator(".hand button.card").first.click()
+    expect(ann.locator(".hand button.hand-card").first).to_be_visible()
+    ann.locator(".hand button.hand-card").first.click()
     problems += violations(ann, "table mid-game, a card selected")
 
     play_until_over(ann, prefer="Form")

@@ -284,7 +284,7 @@ def test_the_first_visit_downloads_less_than_300_kb(open_page: OpenPage, server:
     page.get_by_role("button", name="Create room").click()
     add_ai_players(page, 1)
     page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".hand button.card").first).to_be_visible()
+    expect(page.locator(".hand button.hand-card").first).to_be_visible()
     page.wait_for_load_state("networkidle")
     total = sum(received.values())
     fetched = sorted(urls[request] for request in received)
