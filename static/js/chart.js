@@ -7,6 +7,16 @@ const DASHES = ["", "8 4", "2 3", "10 3 2 3", "5 5", "1 4"];
 const WIDEST = 640;
 const NARROWEST = 300;
 
+/** The smallest of 1, 2, 2.5 or 5 times a power of ten that is at least ``value``. */
+function roundStep(value) {
+  const power = Math.pow(10, Math.floor(Math.log10(value)));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= value);
+}
+
+function tickLabel(value) {
+  return value >= 1e6 ? `$${value / 1e6}M` : `$${value / 1000}k`;
+}
+
 function swatch(seat) {
   return s(
     "svg",
@@ -29,18 +39,17 @@ export function stashChart(names, series, title = "Stash value over the game") {
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const steps = Math.max(series.length - 1, 1);
-  const top = Math.max(10000, ...series.flat());
-  const scale = Math.pow(10, Math.floor(Math.log10(top)));
-  const yMax = Math.ceil(top / scale) * scale;
+  const gridStep = roundStep(Math.max(10000, ...series.flat()) / 4);
+  const yMax = gridStep * 4;
   const x = (step) => pad.left + (step / steps) * plotW;
   const y = (value) => pad.top + plotH - (value / yMax) * plotH;
 
   const grid = [];
   for (let i = 0; i <= 4; i += 1) {
-    const value = (yMax / 4) * i;
+    const value = gridStep * i;
     grid.push(
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: "grid" }),
-      s("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }, `$${Math.round(value / 1000)}k`),
+      s("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }, tickLabel(value)),
     );
   }
   grid.push(s("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "tick" }, `${series.length - 1} actions`));
