@@ -6,12 +6,13 @@ import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
-const RULES = [
-  ["advanced", "Advanced (6 cards, two actions, Improve)"],
-  ["simple_actions", "Simple with actions (Swap, Move, Penny Jar)"],
-  ["simple", "Simple (5 cards, one action)"],
-];
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
+const RULES = Object.entries(RULE_NAMES);
+const RULES_TOLD = {
+  advanced: "6 cards in hand, up to two actions a turn, Improve a set, Swap and Move.",
+  simple_actions: "5 cards in hand, one action a turn, with Swap, Move and the Penny Jar.",
+  simple: "5 cards in hand, one action a turn, no action cards: the quickest to learn.",
+};
 const ROUNDS = [
   ["1", "One round"],
   ["3", "Three rounds (highest total)"],
@@ -27,7 +28,9 @@ const CLOCKS = [
 const HERO_CARDS = ["piggy_bank", "gold_bar", "yacht"];
 const BLANK_NAME = "Please enter a name for the others to see at the table: a letter or two is enough, but not only spaces.";
 
+/** A labelled control; a hint under it is also what a screen reader says after the label. */
 function field(label, control, hint) {
+  if (hint) control.setAttribute("aria-describedby", `${control.id}-hint`);
   return h("div", { class: "field" }, h("label", { for: control.id }, label), control, hint ? h("p", { class: "hint", id: `${control.id}-hint` }, hint) : null);
 }
 
@@ -113,6 +116,10 @@ export function lobbyPage(main, { navigate }) {
   const name = nameInput("create-name");
   const roomName = h("input", { id: "room-name", maxlength: 60, placeholder: "Optional" });
   const rules = select("rules", RULES, "advanced");
+  const rulesField = field("Rule set", rules, RULES_TOLD.advanced);
+  rules.addEventListener("change", () => {
+    rulesField.querySelector(".hint").textContent = RULES_TOLD[rules.value];
+  });
   const seats = h("input", { id: "seats", type: "number", min: 2, max: 6, value: 4, required: true, inputmode: "numeric" });
   const draft = h("input", { id: "draft", type: "checkbox", "aria-describedby": "draft-hint" });
   const visibility = select("visibility", [["private", "Private: invite link only"], ["public", "Public: listed here"]], "private");
@@ -203,7 +210,7 @@ export function lobbyPage(main, { navigate }) {
             "fieldset",
             {},
             h("legend", {}, "The game"),
-            field("Rule set", rules),
+            rulesField,
             field("Seats (2–6, people and AI)", seats),
             h("div", { class: "field check" }, draft, h("label", { for: "draft" }, "Draft piles"), h("p", { class: "hint", id: "draft-hint" }, "Offered with 2 or 3 seats.")),
             field("Win condition", rounds),

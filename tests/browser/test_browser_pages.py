@@ -220,6 +220,7 @@ def test_a_players_lobby_lists_their_finished_games(
     page.goto(server.url)
     history = page.get_by_role("region", name="Your games")
     expect(history).to_be_visible()
+    screenshot(page, "page-lobby-with-history-phone")
     history.get_by_role("link").first.click()
     expect(page).to_have_url(f"{server.url}/games/{finished_game.id}")
     expect(page.get_by_test_id("standing")).to_have_count(len(finished_game.totals))
