@@ -24,8 +24,8 @@ function ranking(entries) {
     h(
       "table",
       {},
-      h("caption", { class: "visually-hidden" }, "Rated players, best first"),
-      h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Rated games", "Wins"].map((title) => h("th", { scope: "col", class: title === "Player" ? null : "number" }, title)))),
+      h("caption", { class: "visually-hidden" }, "Rated players, best first, with their rated games and wins"),
+      h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games", "Wins"].map((title) => h("th", { scope: "col", class: title === "Rank" || title === "Player" ? null : "number" }, title)))),
       h("tbody", {}, entries.map(row)),
     ),
   );
