@@ -7,7 +7,7 @@ const STORAGE_KEY = "cash-stash:notify";
 
 let yourMove = false;
 let waitingFor = "";
-let signalled = null; // while signalled: { title, icon } to restore
+let signalled = null; // while signalled: { title, icon } to restore, and the title it shows
 
 function iconLink() {
   return document.querySelector('link[rel~="icon"]');
@@ -21,11 +21,13 @@ function showSignal() {
     if (link) link.setAttribute("href", ALERT_ICON);
   }
   document.title = title;
+  signalled.shown = title;
 }
 
 function clearSignal() {
   if (!signalled) return;
-  document.title = signalled.title;
+  // A page that set its own title meanwhile (another page opened) keeps it.
+  if (document.title === signalled.shown) document.title = signalled.title;
   const link = iconLink();
   if (link && signalled.icon !== null) link.setAttribute("href", signalled.icon);
   signalled = null;

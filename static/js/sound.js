@@ -1,6 +1,6 @@
 // Short cues synthesized with the Web Audio API: no sound files. Browsers let a page make sound
 // only after the person has interacted with it, so the AudioContext is made on the first
-// pointerdown or keydown; until then play() stays silent. A mute switch is remembered.
+// pointer or key press; until then play() stays silent. A mute switch is remembered.
 
 const STORAGE_KEY = "cash-stash:sound";
 const VOLUME = 0.12;
@@ -41,18 +41,33 @@ let mutedHere = storedMuted();
 
 function unlock() {
   if (!context) {
-    const Context = window.AudioContext ?? window.webkitAudioContext;
-    if (!Context) return;
-    context = new Context();
+    if (!window.AudioContext) return;
+    try {
+      context = new AudioContext();
+    } catch {
+      return; // No audio output here: the game simply stays silent.
+    }
   }
-  if (context.state === "suspended") context.resume();
+  if (context.state === "suspended") context.resume().catch(() => {});
 }
 
-window.addEventListener("pointerdown", unlock, { capture: true });
-window.addEventListener("keydown", unlock, { capture: true });
+// A touch's pointerdown does not count as an interaction for browsers; its pointerup and
+// touchend do. Each of these retries until the context runs.
+for (const type of ["pointerdown", "pointerup", "touchend", "keydown"]) {
+  window.addEventListener(type, unlock, { capture: true, passive: true });
+}
 window.addEventListener("storage", (event) => {
   if (event.key === STORAGE_KEY) setMuted(storedMuted());
 });
+
+/** Whether the context can sound now, or will as soon as its resume() settles. */
+function canSound() {
+  if (!context || context.state === "closed") return false;
+  if (context.state === "running") return true;
+  if (!navigator.userActivation?.hasBeenActive) return false;
+  context.resume().catch(() => {});
+  return true;
+}
 
 function note(output, [frequency, start, length, wave]) {
   const at = context.currentTime + start;
@@ -107,7 +122,7 @@ export function setMuted(muted) {
 export function play(name) {
   if (!(name in CUES)) throw new Error(`unknown cue: ${name}`);
   if (mutedHere) return false;
-  if (!context) return false;
+  if (!canSound()) return false;
   const output = context.createGain();
   output.gain.value = VOLUME / Math.sqrt(CUES[name].length);
   output.connect(context.destination);
