@@ -69,10 +69,10 @@ function canSound() {
   return true;
 }
 
-function note(output, [frequency, start, length, wave]) {
-  const at = context.currentTime + start;
-  const oscillator = context.createOscillator();
-  const envelope = context.createGain();
+function note(audio, output, [frequency, start, length, wave]) {
+  const at = audio.currentTime + start;
+  const oscillator = audio.createOscillator();
+  const envelope = audio.createGain();
   oscillator.type = wave;
   oscillator.frequency.setValueAtTime(frequency, at);
   envelope.gain.setValueAtTime(0.0001, at);
@@ -83,9 +83,23 @@ function note(output, [frequency, start, length, wave]) {
   oscillator.stop(at + length + 0.02);
 }
 
-/** The longest a cue lasts, in seconds. */
-export function cueLength(name) {
-  return Math.max(...CUES[name].map(([, start, length]) => start + length));
+function schedule(audio, name) {
+  const output = audio.createGain();
+  output.gain.value = VOLUME / Math.sqrt(CUES[name].length);
+  output.connect(audio.destination);
+  for (const part of CUES[name]) note(audio, output, part);
+}
+
+/**
+ * A cue rendered offline, without playing it: its samples over one second, so a test can
+ * measure how loud and how long it is without anybody listening.
+ */
+export async function renderCue(name) {
+  const sampleRate = 22050;
+  const audio = new OfflineAudioContext(1, sampleRate, sampleRate);
+  schedule(audio, name);
+  const buffer = await audio.startRendering();
+  return { sampleRate, samples: buffer.getChannelData(0) };
 }
 
 /** The names of the cues. */
@@ -114,7 +128,6 @@ export function setMuted(muted) {
   for (const button of document.querySelectorAll("button[data-sound-toggle]")) showState(button);
 }
 
-
 /**
  * Play a cue ("turn", "challenge", "won", "lost", "gameover"). Silent while muted or before the
  * first interaction; returns whether it played.
@@ -123,10 +136,7 @@ export function play(name) {
   if (!(name in CUES)) throw new Error(`unknown cue: ${name}`);
   if (mutedHere) return false;
   if (!canSound()) return false;
-  const output = context.createGain();
-  output.gain.value = VOLUME / Math.sqrt(CUES[name].length);
-  output.connect(context.destination);
-  for (const part of CUES[name]) note(output, part);
+  schedule(context, name);
   played.push(name);
   return true;
 }

@@ -178,17 +178,31 @@ def test_no_cue_before_the_first_interaction_then_cues_play(
     assert _play(page, "won") == {"played": True, "cues": ["turn", "won"]}
 
 
-def test_every_cue_is_short(open_page: OpenPage, server: Server) -> None:
+def test_every_cue_is_short_and_quiet(open_page: OpenPage, server: Server) -> None:
+    """Each cue rendered offline: audible, never loud, and silent again within 0.6 s."""
     page = open_page()
     page.goto(f"{server.url}/help")
-    lengths = page.evaluate(
+    measured = page.evaluate(
         """async () => {
           const sound = await import("/static/js/sound.js");
-          return Object.fromEntries(sound.CUE_NAMES.map((name) => [name, sound.cueLength(name)]));
+          const result = {};
+          for (const name of sound.CUE_NAMES) {
+            const { sampleRate, samples } = await sound.renderCue(name);
+            let peak = 0;
+            let last = 0;
+            samples.forEach((sample, index) => {
+              peak = Math.max(peak, Math.abs(sample));
+              if (Math.abs(sample) > 0.001) last = index;
+            });
+            result[name] = { peak, seconds: last / sampleRate };
+          }
+          return result;
         }"""
     )
-    assert set(lengths) == {"turn", "challenge", "won", "lost", "gameover"}
-    assert all(0 < length < 0.6 for length in lengths.values()), lengths
+    assert set(measured) == {"turn", "challenge", "won", "lost", "gameover"}
+    for name, cue in measured.items():
+        assert 0.02 < cue["peak"] < 0.25, f"{name} is too quiet or too loud: {cue}"
+        assert 0.1 < cue["seconds"] < 0.6, f"{name} lasts {cue['seconds']:.2f} s"
 
 
 def test_mute_is_remembered_across_a_reload(open_page: OpenPage, server: Server) -> None:
