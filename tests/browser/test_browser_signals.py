@@ -150,8 +150,11 @@ def test_every_card_kind_has_its_art_and_a_readable_face(
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_card_gallery_screenshots(open_page: OpenPage, server: Server, width: int) -> None:
-    """Every face at every size and the backs, saved for a person to judge."""
+def test_every_face_draws_its_art_at_every_size(
+    open_page: OpenPage, server: Server, width: int
+) -> None:
+    """Every face at every size, and the backs, drawn from the sprite (an art symbol that does
+    not load draws nothing, and the wait fails), then saved for a person to judge."""
     page = open_page(width=width, height=800)
     page.goto(server.url)
     for size in ["mini", "set", "hand"]:
