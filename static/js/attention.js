@@ -8,6 +8,7 @@ const STORAGE_KEY = "cash-stash:notify";
 let yourMove = false;
 let waitingFor = "";
 let signalled = null; // while signalled: { title, icon } to restore, and the title it shows
+let notification = null; // the one shown for this move, closed once the player is back
 
 function iconLink() {
   return document.querySelector('link[rel~="icon"]');
@@ -34,8 +35,13 @@ function clearSignal() {
 }
 
 function update() {
-  if (yourMove && document.visibilityState === "hidden") showSignal();
-  else clearSignal();
+  if (yourMove && document.visibilityState === "hidden") {
+    showSignal();
+  } else {
+    clearSignal();
+    notification?.close();
+    notification = null;
+  }
 }
 
 document.addEventListener("visibilitychange", update);
@@ -54,11 +60,12 @@ function notificationsOn() {
 
 function notify(what) {
   if (!notificationsOn()) return;
-  const shown = new Notification("Cash Stash", { body: what, tag: "cash-stash-move", icon: ALERT_ICON });
-  shown.addEventListener("click", () => {
-    window.focus();
-    shown.close();
-  });
+  try {
+    notification = new Notification("Cash Stash", { body: what, tag: "cash-stash-move", icon: ALERT_ICON });
+  } catch {
+    return; // Some phone browsers show notifications only through a service worker.
+  }
+  notification.addEventListener("click", () => window.focus());
 }
 
 /**

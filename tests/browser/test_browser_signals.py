@@ -42,6 +42,7 @@ SIMULATED_VISIBILITY = """() => {
 FAKE_NOTIFICATIONS = """
 window.permissionRequests = 0;
 window.notificationsShown = [];
+window.notificationsClosed = 0;
 window.Notification = class {
   static permission = "default";
   static requestPermission() {
@@ -51,7 +52,7 @@ window.Notification = class {
   }
   constructor(title, options) { window.notificationsShown.push([title, options.body]); }
   addEventListener() {}
-  close() {}
+  close() { window.notificationsClosed += 1; }
 };
 """
 
@@ -284,3 +285,5 @@ def test_notifications_are_asked_for_only_by_a_press(open_page: OpenPage, server
     _your_move(page, True, "Choose a direction")
     shown = page.evaluate("window.notificationsShown")
     assert shown == [["Cash Stash", "Choose a direction"]]
+    _set_visibility(page, "visible")
+    assert page.evaluate("window.notificationsClosed") == 1, "back at the table: it goes away"
