@@ -302,6 +302,12 @@ export async function joinPage(main, code, { navigate }) {
     open
       ? h("form", { class: "panel", onSubmit: join }, field("Your name", name), error, h("button", { type: "submit", class: "primary" }, "Join the room"))
       : h("p", { class: "notice info" }, room.status === "waiting" ? "Every seat is taken." : "The game has started."),
-    h("p", { class: "links" }, h("a", { href: `/room/${room.code}?watch` }, "Watch as a spectator"), h("a", { href: "/" }, "Lobby"), h("a", { href: "/help" }, "How to play")),
+    h(
+      "p",
+      { class: "links" },
+      options.spectators === false ? null : h("a", { href: `/room/${room.code}?watch` }, "Watch as a spectator"),
+      h("a", { href: "/" }, "Lobby"),
+      h("a", { href: "/help" }, "How to play"),
+    ),
   );
 }
