@@ -52,7 +52,7 @@ function showError(box, message) {
 }
 
 /**
- * The name typed in ``input``, or null after saying, next to it, why it cannot be used. The
+ * The name typed in `input`, or null after saying, next to it, why it cannot be used. The
  * server checks names too (and its refusal is shown the same way); this only spares a round trip.
  */
 function checkedName(input, box) {
@@ -65,12 +65,18 @@ function checkedName(input, box) {
   return null;
 }
 
-function refused(input, box, error) {
+const TEXT_REFUSALS = new Set(["blank_text", "bad_text", "text_too_long"]);
+
+/**
+ * Show the server's refusal in its own words. `nameInput` is the name field when the name was
+ * the only typed text sent: a refusal of typed text is then about it, and the field says so.
+ */
+function refused(box, error, nameInput) {
   showError(box, error.message);
-  if (error.code === "blank_text" || error.code === "bad_text" || error.code === "text_too_long") {
-    input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", box.id);
-    input.focus();
+  if (nameInput && TEXT_REFUSALS.has(error.code)) {
+    nameInput.setAttribute("aria-invalid", "true");
+    nameInput.setAttribute("aria-describedby", box.id);
+    nameInput.focus();
   }
 }
 
@@ -148,7 +154,7 @@ export function lobbyPage(main, { navigate }) {
       rememberSeat(created.code, { seat: created.seat, token: created.token, name: options.name });
       navigate(`/room/${created.code}`);
     } catch (error) {
-      refused(name, createError, error);
+      refused(createError, error, options.room_name ? null : name);
     }
   }
 
@@ -283,7 +289,7 @@ export async function joinPage(main, code, { navigate }) {
       rememberSeat(room.code, { seat: granted.seat, token: granted.token, name: chosen });
       navigate(`/room/${room.code}`);
     } catch (problem) {
-      refused(name, error, problem);
+      refused(error, problem, name);
     }
   }
   const open = room.status === "waiting" && room.open_seats > 0;

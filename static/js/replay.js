@@ -10,7 +10,7 @@ const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions"
 const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
 
 /** The players best first; equal totals share a place (1st, 1st, 3rd). */
-export function standings(players) {
+function standings(players) {
   const sorted = [...players].sort((a, b) => b.total - a.total || a.seat - b.seat);
   return sorted.map((player) => ({ player, place: sorted.findIndex((other) => other.total === player.total) + 1 }));
 }
