@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.harness import OpenPage, Server
+from tests.browser.harness import OpenPage, Server, screenshot
+from tests.browser.server import STEAL_ROOM
+from tests.browser.test_browser_play import add_ai_players, create_room
 
 # A tiny table renderer after the DOM contract, installed on the page as window.table.
 # state = {hands: {seat: [[id, kind]…]}, backs: {seat: count}, stacks: {seat: [[id…]…] bottom
@@ -390,3 +392,62 @@ def test_a_move_sends_the_top_set_to_the_bottom(open_page: OpenPage, server: Ser
         (top["left"] - bottom["left"], top["top"] - bottom["top"])
     )
     assert "motion-fresh" in (page.get_attribute('[data-set="5"]', "class") or "")
+
+
+# --- end to end: a real game through the table ------------------------------------------------
+
+# Pauses each steal ghost half way as soon as it flies, so a screenshot can show it.
+PAUSE_STEALS_JS = """
+() => {
+  window.pausedSteals = 0;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.dataset?.motion !== "steal") continue;
+        for (const animation of node.getAnimations()) {
+          animation.pause();
+          animation.currentTime = animation.effect.getTiming().duration / 2;
+        }
+        window.pausedSteals += 1;
+      }
+    }
+  }).observe(document.body, {childList: true, subtree: true});
+}
+"""
+RESUME_JS = "() => document.getAnimations().forEach((animation) => animation.play())"
+
+
+def steal_a_set(page: Page, server: Server) -> None:
+    """Ann opens the steal table against an AI and challenges its unanswerable top set."""
+    create_room(page, server, name="Ann", seats=2, room_name=STEAL_ROOM)
+    page.evaluate(PAUSE_STEALS_JS)
+    add_ai_players(page, 1)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_test_id("turn-status")).to_have_text("Your turn.")
+    page.get_by_role(
+        "button", name=re.compile(r"^Challenge .*top Vintage Guitar set with Vintage Guitar")
+    ).click()
+
+
+def test_a_stolen_set_flies_to_the_winner_in_a_real_game(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = open_page()
+    steal_a_set(page, server)
+    page.wait_for_function("() => window.pausedSteals > 0")
+    screenshot(page, "steal", full_page=False)
+    page.evaluate(RESUME_JS)
+    expect(page.locator("[data-motion]")).to_have_count(0)
+    assert page.evaluate("document.documentElement.dataset.motionLast") == "steal"
+    stolen = page.locator('[data-seat="0"] [data-zone="stack"] [data-set][data-depth="0"]')
+    expect(stolen).to_contain_text("$24,000")
+
+
+def test_no_steal_animation_under_reduced_motion(open_page: OpenPage, server: Server) -> None:
+    page = open_page()
+    page.emulate_media(reduced_motion="reduce")
+    steal_a_set(page, server)
+    stolen = page.locator('[data-seat="0"] [data-zone="stack"] [data-set][data-depth="0"]')
+    expect(stolen).to_contain_text("$24,000")
+    assert page.evaluate("window.pausedSteals") == 0
+    assert played(page) == 0
