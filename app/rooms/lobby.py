@@ -9,6 +9,7 @@ from pydantic import ValidationError
 import engine
 from app.rooms.errors import RoomError
 from app.rooms.model import AiLevel, Room, RoomOptions, Seat
+from app.rooms.stand_ins import log_stand_in
 
 _BOT_NAMES = {"easy": "Easy Bot", "medium": "Medium Bot", "hard": "Hard Bot"}
 
@@ -119,6 +120,8 @@ def set_connected(room: Room, index: int, *, connected: bool, now: float) -> Roo
     changed = room.seats[index]
     assert changed is not None
     if connected:
+        if changed.away:
+            log_stand_in(room, "back", index)
         changed.disconnected_at = None
         changed.away = False
         changed.timeouts = 0

@@ -19,6 +19,7 @@ from app.rooms.model import (
     remember_engine_state,
 )
 from app.rooms.recording import FinishedGame, PlayerRecord
+from app.rooms.stand_ins import stand_in_entry
 
 Mover = Literal["player", "ai", "clock"]
 """Who made a move: the seat's person, the AI playing the seat, or the clock for a late person."""
@@ -99,14 +100,27 @@ def apply(
         game.refs[ref_key(seat, ref)] = room.version + 1
         while len(game.refs) > MAX_REMEMBERED_REFS:
             del game.refs[next(iter(game.refs))]
+    # Who made the move, when it was not the seat's person: told before the move it
+    # explains; a seat handed to the AI, after it.
+    explained: list[dict[str, Any]] = []
+    handed: list[dict[str, Any]] = []
     if mover == "player":
+        if player.away:
+            explained.append(
+                stand_in_entry("back", seat=seat, name=player.name, round=before.round)
+            )
         player.timeouts = 0
         player.away = False
     elif mover == "clock":
+        explained.append(stand_in_entry("timeout", seat=seat, name=player.name, round=before.round))
         player.timeouts += 1
         player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
+        if player.away:
+            handed.append(stand_in_entry("away", seat=seat, name=player.name, round=state.round))
     game.state = dump_engine_state(state)
-    game.log = extended_log(game.log, engine.log_entries(state, since=before))
+    game.log = extended_log(
+        game.log, [*explained, *engine.log_entries(state, since=before), *handed]
+    )
     remember_engine_state(game.state, state)
     game.to_act = engine.to_act(state)
     game.deadline = None

@@ -25,6 +25,8 @@ class GamePublic(BaseModel):
     over: bool
     winners: list[int] = []
     totals: list[int] = []
+    recorded: bool = False
+    """The game is over and stored: ``GET /api/games/{id}`` serves it."""
 
 
 class RoomPublic(BaseModel):
@@ -38,6 +40,16 @@ class RoomPublic(BaseModel):
     open_seats: int
     game: GamePublic | None = None
     """The current or last game; ``GET /api/games/{id}`` serves it once recorded."""
+
+
+def game_recorded(room: Room) -> bool:
+    """Whether the room's game is over and in the database (no longer waiting to be)."""
+    game = room.game
+    return (
+        room.status == "finished"
+        and game is not None
+        and all(finished.game_id != game.id for finished in room.unrecorded)
+    )
 
 
 def room_public(room: Room) -> RoomPublic:
@@ -61,6 +73,7 @@ def room_public(room: Room) -> RoomPublic:
             over=room.status == "finished",
             winners=room.game.winners,
             totals=room.game.totals,
+            recorded=game_recorded(room),
         )
     return RoomPublic(
         code=room.code,

@@ -21,6 +21,7 @@ from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.model import AiLevel, Room, RoomOptions, Seat, room_of_text, room_text
 from app.rooms.recording import GameRecorder
+from app.rooms.stand_ins import log_stand_in
 from app.settings import Settings
 from app.store.base import Commit, RoomStore
 
@@ -447,6 +448,7 @@ def _mark_away(room: Room, seats: list[int]) -> Room:
     room = room.clone()
     for index in seats:
         _seat(room, index).away = True
+        log_stand_in(room, "away", index)
     return room
 
 

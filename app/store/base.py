@@ -70,6 +70,15 @@ class RoomStore(Protocol):
         """Send an ephemeral message to the room's connections in every process."""
         ...
 
+    async def chat(self, code: str, message: str, *, keep: int) -> bool:
+        """``publish`` a chat message and keep it as the newest of the room's last ``keep``,
+        expiring with the room. False, with nothing kept or sent, when there is no such room."""
+        ...
+
+    async def chat_lines(self, code: str) -> list[str]:
+        """The chat messages the room keeps, oldest first; none once the room is gone."""
+        ...
+
     def events(self) -> AsyncIterator[StoreEvent]:
         """This process's one subscription to every commit and message."""
         ...

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ class MemoryRoomStore:
         self._rooms: dict[str, _Entry] = {}
         self._wake: dict[str, float] = {}
         self._listed: set[str] = set()
+        self._chats: dict[str, deque[str]] = {}
         self._claims: dict[str, float] = {}
         self._hits: dict[str, tuple[float, int]] = {}
         self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
@@ -41,6 +43,7 @@ class MemoryRoomStore:
         entry = self._rooms.get(code)
         if entry is not None and entry.expires_at is not None and entry.expires_at <= time.time():
             del self._rooms[code]
+            self._chats.pop(code, None)
             return None
         return entry
 
@@ -68,6 +71,21 @@ class MemoryRoomStore:
 
     async def publish(self, code: str, message: str) -> None:
         self._events.put_nowait(StoreEvent("message", code, message))
+
+    async def chat(self, code: str, message: str, *, keep: int) -> bool:
+        if self._entry(code) is None:
+            return False
+        lines = self._chats.get(code)
+        if lines is None or lines.maxlen != keep:
+            lines = self._chats[code] = deque(lines or (), maxlen=keep)
+        lines.append(message)
+        await self.publish(code, message)
+        return True
+
+    async def chat_lines(self, code: str) -> list[str]:
+        if self._entry(code) is None:
+            return []
+        return list(self._chats.get(code, ()))
 
     async def events(self) -> AsyncIterator[StoreEvent]:
         while True:

@@ -16,7 +16,7 @@ from app.store.resp import RespConnection, checked, connect
 
 logger = logging.getLogger(__name__)
 
-# KEYS: room hash, wake zset, listed set.
+# KEYS: room hash, wake zset, listed set, the room's chat list (expiring with the room).
 # ARGV: expected version, new version, data, ttl seconds (0: keep), wake at ('' : none),
 #       listed ('1'/'0'), channel, code, the committing process's own channel.
 #
@@ -33,8 +33,10 @@ end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3])
 if tonumber(ARGV[4]) > 0 then
   redis.call('EXPIRE', KEYS[1], ARGV[4])
+  redis.call('EXPIRE', KEYS[4], ARGV[4])
 else
   redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[4])
 end
 if ARGV[5] == '' then
   redis.call('ZREM', KEYS[2], ARGV[8])
@@ -50,6 +52,24 @@ local counts = redis.call('PUBSUB', 'NUMSUB', ARGV[7], ARGV[9])
 if counts[2] ~= 1 or counts[4] ~= 1 then
   redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[2])
 end
+return 1
+"""
+
+# KEYS: room hash, the room's chat list. ARGV: the message, lines kept, channel, event.
+# Nothing is kept for a room that is gone; what is kept takes the room's time to live.
+_CHAT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[2], ttl)
+else
+  redis.call('PERSIST', KEYS[2])
+end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1
 """
 
@@ -76,7 +96,8 @@ def _name_of(prefix: str) -> str:
 
 
 class RedisRoomStore:
-    """One hash per room (``v`` and ``data``), a wake sorted set, a listed set, one channel."""
+    """One hash per room (``v`` and ``data``) and a list of its last chat messages, a wake
+    sorted set, a listed set, one channel."""
 
     def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
         # A burst (thousands of sockets arriving at once) waits for a pooled connection rather
@@ -105,6 +126,7 @@ class RedisRoomStore:
         self._name = _name_of(prefix)
         self._commit_sha = self._redis.register_script(_COMMIT).sha
         self._hit = self._redis.register_script(_HIT)
+        self._chat = self._redis.register_script(_CHAT)
         # Commits are the hot path (one per move): they share one connection of their own
         # (``app/store/resp.py``), each commit a write and a future, many in flight at once.
         self._commits: RespConnection | None = None
@@ -112,6 +134,9 @@ class RedisRoomStore:
 
     def _room_key(self, code: str) -> str:
         return f"{self._prefix}room:{code}"
+
+    def _chat_key(self, code: str) -> str:
+        return f"{self._prefix}chat:{code}"
 
     async def start(self) -> None:
         async with asyncio.timeout(_COMMAND_SECONDS):
@@ -139,10 +164,11 @@ class RedisRoomStore:
 
     async def commit(self, commit: Commit) -> bool:
         keys_and_args = (
-            3,
+            4,
             self._room_key(commit.code),
             self._wake_key,
             self._listed_key,
+            self._chat_key(commit.code),
             str(commit.version - 1),
             str(commit.version),
             commit.data,
@@ -168,6 +194,19 @@ class RedisRoomStore:
     async def publish(self, code: str, message: str) -> None:
         async with asyncio.timeout(_COMMAND_SECONDS):
             await self._redis.publish(self.channel, f"message\n{code}\n{message}")
+
+    async def chat(self, code: str, message: str, *, keep: int) -> bool:
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            kept = await self._chat(
+                keys=[self._room_key(code), self._chat_key(code)],
+                args=[message, keep, self.channel, f"message\n{code}\n{message}"],
+            )
+        return bool(kept)
+
+    async def chat_lines(self, code: str) -> list[str]:
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            lines = await self._redis.lrange(self._chat_key(code), 0, -1)
+        return [str(line) for line in lines]
 
     async def events(self) -> AsyncIterator[StoreEvent]:
         failures = 0

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket
 
 from app.metrics import Metrics
+from app.rooms.chat import say
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings
@@ -358,6 +359,6 @@ class Connection:
         player = room.seats[seat]
         assert player is not None
         chat = ChatMessage(seat=seat, name=player.name, text=text, at=time.time())
-        await self._service.store.publish(self._code, chat.model_dump_json())
+        await say(self._service.store, self._code, chat.model_dump_json())
         if player.away:
             await self._service.set_presence(self._code, self._token_hash, connected=True)

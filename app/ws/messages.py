@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from app.rooms.chat import ChatLine
 from app.rooms.public import RoomPublic
 
 Ref = Annotated[str, Field(min_length=1, max_length=64)] | int
@@ -67,6 +68,14 @@ class ChatMessage(BaseModel):
     name: str
     text: str
     at: float
+
+
+class ChatHistoryMessage(BaseModel):
+    """The room's last chat lines, oldest first: sent once on connect, after the first
+    ``room`` and ``state`` messages."""
+
+    type: Literal["chat_history"] = "chat_history"
+    lines: list[ChatLine]
 
 
 class Pong(BaseModel):

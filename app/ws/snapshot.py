@@ -10,7 +10,7 @@ import orjson
 
 import engine
 from app.rooms.model import Room
-from app.rooms.public import RoomPublic, room_public
+from app.rooms.public import RoomPublic, game_recorded, room_public
 from app.ws.messages import RoomMessage, StateMessage
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -179,7 +179,7 @@ class Snapshot:
                 else (seat.name, seat.level, seat.away, seat.disconnected_at is None)
                 for seat in room.seats
             ],
-            None if game is None else (game.id, game.winners, game.totals),
+            None if game is None else (game.id, game.winners, game.totals, game_recorded(room)),
         )
 
     @cached

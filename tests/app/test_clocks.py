@@ -108,9 +108,10 @@ async def _play_until_the_other_seat_moved(client: Client, rng: random.Random) -
 
 
 def _by_seat_one(entry: object) -> bool:
-    """A log entry for a move seat 1 made (not its turn starting, nor its drawing)."""
+    """A log entry for a move seat 1 made (not its turn starting, nor its drawing, nor the
+    room's line that it is away)."""
     return (
         isinstance(entry, dict)
         and entry.get("seat") == 1
-        and entry.get("event") not in ("turn", "draw", "deal")
+        and entry.get("event") not in ("turn", "draw", "deal", "timeout", "away", "back")
     )

@@ -110,7 +110,7 @@ def test_the_summary_is_sent_again_exactly_when_what_it_shows_changed() -> None:
         "game",
     }, "a field was added to the room summary: Snapshot.room_summary must follow it"
     assert set(SeatPublic.model_fields) == {"seat", "name", "kind", "level", "away", "connected"}
-    assert set(GamePublic.model_fields) == {"id", "over", "winners", "totals"}
+    assert set(GamePublic.model_fields) == {"id", "over", "winners", "totals", "recorded"}
     room, rng = _started(4, 7), random.Random(7)
     for move in range(30):
         if move % 10 == 0:

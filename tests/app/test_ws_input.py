@@ -198,7 +198,14 @@ async def _send_junk(table: Table) -> None:
     await client.send({"type": "ping"})
     await client.wait_for("pong")
     assert client.state["view"] == view
-    assert {m["type"] for m in client.received} <= {"room", "state", "error", "pong", "chat"}
+    assert {m["type"] for m in client.received} <= {
+        "room",
+        "state",
+        "error",
+        "pong",
+        "chat",
+        "chat_history",
+    }
 
 
 async def test_guessing_room_codes_over_the_socket_is_rate_limited() -> None:

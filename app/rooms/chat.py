@@ -1,0 +1,44 @@
+"""The room's chat history: its last lines, kept by the store with the room and expiring with
+it, so that a reload or a late joiner sees what was said."""
+
+from __future__ import annotations
+
+import logging
+
+import orjson
+from pydantic import BaseModel, ValidationError
+
+from app.store.base import RoomStore
+
+logger = logging.getLogger(__name__)
+
+HISTORY_LINES = 100
+"""The chat lines a room keeps."""
+
+
+class ChatLine(BaseModel):
+    """One line said in the room."""
+
+    seat: int
+    name: str
+    """The seat's name when the line was said."""
+    text: str
+    at: float
+    """Unix time when it was said."""
+
+
+async def say(store: RoomStore, code: str, message: str) -> bool:
+    """Send a ``chat`` message (its JSON text) to the room's connections and keep it in the
+    room's history; False when the room is gone."""
+    return await store.chat(code, message, keep=HISTORY_LINES)
+
+
+async def history(store: RoomStore, code: str) -> list[ChatLine]:
+    """The room's kept chat lines, oldest first (a line that no longer reads is left out)."""
+    lines: list[ChatLine] = []
+    for text in await store.chat_lines(code):
+        try:
+            lines.append(ChatLine.model_validate(orjson.loads(text)))
+        except (orjson.JSONDecodeError, ValidationError):
+            logger.warning("an unreadable chat line left out", extra={"room": code})
+    return lines
