@@ -488,13 +488,10 @@ export function createMotion() {
         (el) => el.closest("[data-zone]")?.dataset.zone === "discard" || !el.closest("[data-zone='hand']"),
       );
     }
-    const area = root.querySelector(`[data-seat="${attr(mark.seat)}"] [data-zone="stack"]`);
-    if (!area) return [];
-    const sets = [...area.querySelectorAll("[data-set]")];
-    const found =
-      sets.find((set) => mark.ids.some((id) => set.querySelector(`[data-card="${attr(id)}"]`))) ??
-      sets.find((set) => Number(set.dataset.depth) === mark.depth);
-    return found ? [found] : [];
+    // Every drawing of the set: the table may show a stack twice (top sets, and all of them).
+    const sets = [...root.querySelectorAll(`[data-seat="${attr(mark.seat)}"] [data-zone="stack"] [data-set]`)];
+    const holding = sets.filter((set) => mark.ids.some((id) => set.querySelector(`[data-card="${attr(id)}"]`)));
+    return holding.length ? holding : sets.filter((set) => Number(set.dataset.depth) === mark.depth);
   }
 
   function applyMarks() {

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.harness import OpenPage, Server, screenshot
 from tests.browser.server import STEAL_ROOM
-from tests.browser.test_browser_play import add_ai_players, create_room
 
 # A tiny table renderer after the DOM contract, installed on the page as window.table.
 # state = {hands: {seat: [[id, kind]…]}, backs: {seat: count}, stacks: {seat: [[id…]…] bottom
@@ -396,7 +396,8 @@ def test_a_move_sends_the_top_set_to_the_bottom(open_page: OpenPage, server: Ser
 
 # --- end to end: a real game through the table ------------------------------------------------
 
-# Pauses each steal ghost half way as soon as it flies, so a screenshot can show it.
+# Pauses each steal ghost about half way along its path (its easing is fast at first) as soon
+# as it flies, so a screenshot can show it.
 PAUSE_STEALS_JS = """
 () => {
   window.pausedSteals = 0;
@@ -406,7 +407,7 @@ PAUSE_STEALS_JS = """
         if (node.dataset?.motion !== "steal") continue;
         for (const animation of node.getAnimations()) {
           animation.pause();
-          animation.currentTime = animation.effect.getTiming().duration / 2;
+          animation.currentTime = animation.effect.getTiming().duration * 0.15;
         }
         window.pausedSteals += 1;
       }
@@ -418,12 +419,23 @@ RESUME_JS = "() => document.getAnimations().forEach((animation) => animation.pla
 
 
 def steal_a_set(page: Page, server: Server) -> None:
-    """Ann opens the steal table against an AI and challenges its unanswerable top set."""
-    create_room(page, server, name="Ann", seats=2, room_name=STEAL_ROOM)
+    """Ann sits at the steal table against an AI and challenges its unanswerable top set."""
+    created = httpx.post(
+        f"{server.url}/api/rooms", json={"name": "Ann", "room_name": STEAL_ROOM, "seats": 2}
+    ).json()
+    host = {"Authorization": f"Bearer {created['token']}"}
+    code = created["code"]
+    bot = httpx.post(f"{server.url}/api/rooms/{code}/bots", json={"level": "easy"}, headers=host)
+    assert bot.status_code == 201, bot.text
+    started = httpx.post(f"{server.url}/api/rooms/{code}/start", headers=host)
+    assert started.status_code == 200, started.text
+    page.goto(f"{server.url}/help")
+    seat = {"seat": created["seat"], "token": created["token"], "name": "Ann"}
+    page.evaluate(
+        "seats => localStorage.setItem('cash-stash:seats', JSON.stringify(seats))", {code: seat}
+    )
+    page.goto(f"{server.url}/room/{code}")
     page.evaluate(PAUSE_STEALS_JS)
-    add_ai_players(page, 1)
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_test_id("turn-status")).to_have_text("Your turn.")
     page.get_by_role(
         "button", name=re.compile(r"^Challenge .*top Vintage Guitar set with Vintage Guitar")
     ).click()
@@ -439,7 +451,7 @@ def test_a_stolen_set_flies_to_the_winner_in_a_real_game(
     page.evaluate(RESUME_JS)
     expect(page.locator("[data-motion]")).to_have_count(0)
     assert page.evaluate("document.documentElement.dataset.motionLast") == "steal"
-    stolen = page.locator('[data-seat="0"] [data-zone="stack"] [data-set][data-depth="0"]')
+    stolen = page.locator('[data-seat="0"] [data-zone="stack"] [data-set][data-depth="0"]').first
     expect(stolen).to_contain_text("$24,000")
 
 
@@ -447,7 +459,7 @@ def test_no_steal_animation_under_reduced_motion(open_page: OpenPage, server: Se
     page = open_page()
     page.emulate_media(reduced_motion="reduce")
     steal_a_set(page, server)
-    stolen = page.locator('[data-seat="0"] [data-zone="stack"] [data-set][data-depth="0"]')
+    stolen = page.locator('[data-seat="0"] [data-zone="stack"] [data-set][data-depth="0"]').first
     expect(stolen).to_contain_text("$24,000")
     assert page.evaluate("window.pausedSteals") == 0
     assert played(page) == 0
