@@ -418,15 +418,19 @@ PAUSE_STEALS_JS = """
 RESUME_JS = "() => document.getAnimations().forEach((animation) => animation.play())"
 
 
-def steal_a_set(page: Page, server: Server) -> None:
-    """Ann sits at the steal table against an AI and challenges its unanswerable top set."""
+def seat_at_new_table(page: Page, server: Server, *, room_name: str, seats: int) -> str:
+    """Ann creates a room, fills it with easy AI players and starts it; the page sits in her
+    seat at the table. Returns her seat token."""
     created = httpx.post(
-        f"{server.url}/api/rooms", json={"name": "Ann", "room_name": STEAL_ROOM, "seats": 2}
+        f"{server.url}/api/rooms", json={"name": "Ann", "room_name": room_name, "seats": seats}
     ).json()
     host = {"Authorization": f"Bearer {created['token']}"}
     code = created["code"]
-    bot = httpx.post(f"{server.url}/api/rooms/{code}/bots", json={"level": "easy"}, headers=host)
-    assert bot.status_code == 201, bot.text
+    for _ in range(seats - 1):
+        bot = httpx.post(
+            f"{server.url}/api/rooms/{code}/bots", json={"level": "easy"}, headers=host
+        )
+        assert bot.status_code == 201, bot.text
     started = httpx.post(f"{server.url}/api/rooms/{code}/start", headers=host)
     assert started.status_code == 200, started.text
     page.goto(f"{server.url}/help")
@@ -435,6 +439,12 @@ def steal_a_set(page: Page, server: Server) -> None:
         "seats => localStorage.setItem('cash-stash:seats', JSON.stringify(seats))", {code: seat}
     )
     page.goto(f"{server.url}/room/{code}")
+    return f"{code}:{created['token']}"
+
+
+def steal_a_set(page: Page, server: Server) -> None:
+    """Ann sits at the steal table against an AI and challenges its unanswerable top set."""
+    seat_at_new_table(page, server, room_name=STEAL_ROOM, seats=2)
     page.evaluate(PAUSE_STEALS_JS)
     page.get_by_role(
         "button", name=re.compile(r"^Challenge .*top Vintage Guitar set with Vintage Guitar")
@@ -463,3 +473,62 @@ def test_no_steal_animation_under_reduced_motion(open_page: OpenPage, server: Se
     expect(stolen).to_contain_text("$24,000")
     assert page.evaluate("window.pausedSteals") == 0
     assert played(page) == 0
+
+
+# Plays Ann's seat from the page, on a second connection of its own (the app's socket module),
+# taking the first legal action of the most eventful type; records every ghost that flies.
+AUTOPLAY_JS = """
+async ([code, token]) => {
+  const { GameSocket } = await import("/static/js/socket.js");
+  const order = ["challenge", "answer", "swap", "move", "choose", "improve", "form_set",
+                 "form_set_discard", "draft", "discard", "concede", "end_turn"];
+  const rank = (action) => (order.indexOf(action.type) + order.length + 1) % (order.length + 1);
+  window.kinds = new Set();
+  window.mostGhosts = 0;
+  window.lastGhostGone = 0;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.dataset?.motion) window.kinds.add(node.dataset.motion);
+      }
+      for (const node of record.removedNodes) {
+        if (node.dataset?.motion) window.lastGhostGone = performance.now();
+      }
+    }
+    const flying = document.querySelectorAll("[data-motion]").length;
+    window.mostGhosts = Math.max(window.mostGhosts, flying);
+  }).observe(document.body, {childList: true, subtree: true});
+  let refs = 0;
+  const socket = new GameSocket(code, token, {
+    onRoom() {}, onError() {}, onChat() {}, onStatus() {},
+    onState(message) {
+      const view = message.view;
+      if (view.over) {
+        window.overAt = performance.now();
+        socket.close();
+        return;
+      }
+      if (!view.to_act.includes(view.seat) || !message.legal.length) return;
+      const action = [...message.legal].sort((a, b) => rank(a) - rank(b))[0];
+      const { seat, ...rest } = action;
+      socket.send({type: "act", ref: `autoplay-${refs++}`, version: message.version, action: rest});
+    },
+  });
+  socket.connect();
+}
+"""
+
+
+def test_a_whole_game_animates_in_order_and_keeps_up(open_page: OpenPage, server: Server) -> None:
+    page = open_page()
+    code, token = seat_at_new_table(page, server, room_name="Motion table", seats=4).split(":")
+    page.evaluate(AUTOPLAY_JS, [code, token])
+    page.wait_for_function("() => window.overAt !== undefined", timeout=180_000)
+    expect(page.locator("[data-motion]")).to_have_count(0)
+    kinds = set(page.evaluate("[...window.kinds]"))
+    assert {"draw", "discard", "form_set"} <= kinds, kinds
+    assert played(page) > 30
+    # However fast the AI played, motion caught up with the last state within about a second.
+    caught_up = page.evaluate("Math.max(0, window.lastGhostGone - window.overAt)")
+    assert caught_up < 1500
+    assert page.evaluate("window.mostGhosts") <= 12
