@@ -4,15 +4,16 @@
 
 import { api, ApiError } from "./api.js";
 import { notifyButton, setYourMove } from "./attention.js";
+import { createChat } from "./chat.js";
 import { h, onLeave, render } from "./dom.js";
 import { gameOver } from "./gameover.js";
+import { createMotion } from "./motion.js";
 import { reasonsFor, typeLabel } from "./moves.js";
 import { forgetSeat, seatIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { muteButton, play } from "./sound.js";
 import { statusLine, tableView } from "./table.js";
 import { waitingRoom } from "./waiting.js";
-import { createChat } from "./roomchat.js";
 
 const RECORD_RETRY_MS = [300, 600, 1000, 2000, 3000, 5000, 8000];
 const LOG_SHOWN = 60;
@@ -99,11 +100,15 @@ export function roomPage(main, code, { navigate }) {
       setYourMove(isMine(message.view) && !message.view.over, moveWords(message.view));
     },
     onError(message) {
-      if (message.code && /chat/.test(message.code)) chat.receive(message);
-      else ui.notice = { kind: "error", text: message.message };
+        // A refused move carries its ref and is told at the table; the chat tells its own refusals.
+      chat.receive(message);
+      if (message.ref !== null && message.ref !== undefined) ui.notice = { kind: "error", text: message.message };
       draw();
     },
     onChat(message) {
+      chat.receive(message);
+    },
+    onChatHistory(message) {
       chat.receive(message);
     },
     onStatus(status, detail) {
@@ -117,6 +122,7 @@ export function roomPage(main, code, { navigate }) {
   });
 
   const chat = createChat({ send: (text) => socket.send({ type: "chat", text }), canChat: Boolean(seat) });
+  const motion = createMotion();
   const mainSlot = h("div", { class: "room-main" });
   const side = sideColumn();
   const tools = h("span", { class: "table-tools" }, muteButton(), notifyButton());
@@ -131,6 +137,7 @@ export function roomPage(main, code, { navigate }) {
     socket.close();
     clearInterval(clockTimer);
     setYourMove(false);
+    motion.clear();
     main.classList.remove("wide");
   });
 
@@ -356,7 +363,9 @@ export function roomPage(main, code, { navigate }) {
     panel.querySelector("#over-title").focus({ preventScroll: true });
   }
 
-  function draw() {
+  /** Redraw the page; `entries` are the log entries new in this state (motion plays them). */
+  function draw(entries = []) {
+    const before = motion.capture(mainSlot);
     const room = ui.room;
     const parts = [connectionBanner()];
     let tableShown = false;
@@ -370,6 +379,7 @@ export function roomPage(main, code, { navigate }) {
     }
     container.classList.toggle("at-table", tableShown);
     render(mainSlot, parts);
+    motion.update(mainSlot, before, entries);
     side.update(tableShown ? ui.message.view : null);
     placeFocus();
     revealGameOver();

@@ -79,46 +79,50 @@ function setChip(set, index, depth, seat, onPick) {
 }
 
 /**
- * A stack (`data-zone="stack"`): the top set large, the others in a strip that opens a list
- * of every set on tap. `expanded`/`onExpand` keep the list open across redraws.
+ * A stack (`data-zone="stack"`): the top set large, the sets below in a strip of chips that a
+ * tap opens into a list of those sets drawn in full. Each set is drawn once (top, chip or list
+ * entry), so `data-set`/`data-depth` and `data-card` name one element each. `expanded` and
+ * `onExpand(seat)` keep the list open across redraws; without `onExpand` it opens in place.
  */
-export function stackZone(player, { onPick = null, expanded = false, onExpand = null, size = "set" } = {}) {
+export function stackZone(player, options = {}) {
+  const { onPick = null, expanded = false, onExpand = null, size = "set" } = options;
   const stack = player.stack;
   const seat = player.seat;
   const count = stack.length;
-  if (!count) return h("div", { class: "stack empty-stack", dataset: { zone: "stack" } }, h("span", { class: "empty" }, "No sets yet"));
-  const top = fullSet(stack[count - 1], count - 1, 0, seat, onPick, size);
-  const below = [];
-  for (let index = count - 2; index >= 0; index -= 1) below.push(setChip(stack[index], index, count - 1 - index, seat, onPick));
-  let more = null;
-  if (below.length) {
-    const listId = `stack-list-${seat}`;
-    const list = h(
-      "ol",
-      { class: "stack-list", id: listId, hidden: !expanded, "aria-label": "Every set, top first" },
-      [...stack].reverse().map((set, fromTop) => h("li", {}, h("span", { class: "set-where" }, where(fromTop)), fullSet(set, count - 1 - fromTop, fromTop, seat, null, "mini"))),
-    );
-    const toggle = h(
-      "button",
-      {
-        type: "button",
-        class: "strip-toggle small",
-        "aria-expanded": expanded ? "true" : "false",
-        "aria-controls": listId,
-        dataset: { focus: `strip-${seat}` },
-        onClick: () => {
-          if (onExpand) onExpand(seat);
-          else {
-            list.hidden = !list.hidden;
-            toggle.setAttribute("aria-expanded", String(!list.hidden));
-          }
-        },
-      },
-      `+${below.length} set${below.length === 1 ? "" : "s"}`,
-    );
-    more = h("div", { class: "strip" }, toggle, h("span", { class: "strip-chips" }, below), list);
+  const zone = h("div", { class: "stack", dataset: { zone: "stack" }, "aria-label": `Stack of ${count} set${count === 1 ? "" : "s"}, top set first` });
+  if (!count) {
+    zone.append(h("span", { class: "empty" }, "No sets yet"));
+    return zone;
   }
-  return h("div", { class: "stack", dataset: { zone: "stack" }, "aria-label": `Stack of ${count} set${count === 1 ? "" : "s"}, top set first` }, top, more);
+  zone.append(fullSet(stack[count - 1], count - 1, 0, seat, onPick, size));
+  if (count === 1) return zone;
+  const listId = `stack-list-${seat}`;
+  const toggle = h(
+    "button",
+    {
+      type: "button",
+      class: "strip-toggle small",
+      "aria-expanded": expanded ? "true" : "false",
+      "aria-controls": listId,
+      dataset: { focus: `strip-${seat}` },
+      onClick: () => {
+        if (onExpand) onExpand(seat);
+        else zone.replaceWith(stackZone(player, { ...options, expanded: !expanded }));
+      },
+    },
+    `+${count - 1} set${count === 2 ? "" : "s"}`,
+  );
+  const below = [];
+  for (let index = count - 2; index >= 0; index -= 1) below.push({ set: stack[index], index, depth: count - 1 - index });
+  const body = expanded
+    ? h(
+        "ol",
+        { class: "stack-list", id: listId, "aria-label": "The sets below the top" },
+        below.map(({ set, index, depth }) => h("li", {}, h("span", { class: "set-where" }, where(depth)), fullSet(set, index, depth, seat, onPick, "mini"))),
+      )
+    : h("span", { class: "strip-chips", id: listId }, below.map(({ set, index, depth }) => setChip(set, index, depth, seat, onPick)));
+  zone.append(h("div", { class: "strip" }, toggle, body));
+  return zone;
 }
 
 function seatBadges(view, player, { toAct, info }) {
