@@ -14,7 +14,9 @@
 // data-set + data-depth (0 = the top set) and data-card (a face-up card's id).
 
 const FLIGHT_MS = 320;
-const STAGGER_MS = 110;
+const STAGGER_MS = 110; // between the entries of a batch
+const DEAL_MS = 40; // between the flights of one entry (cards drawn one after the other)
+const MAX_DEAL_MS = 160;
 const MAX_SPREAD_MS = 240; // the last flight of a batch starts at most this late
 const LAG_MS = 1000; // a waiting batch older than this is dropped (only the newest is kept)
 const MAX_WAITING = 2;
@@ -541,30 +543,29 @@ export function createMotion() {
     play(batch);
   }
 
+  /** Fly one ghost; while the table still shows the destination, hide it until it lands. */
+  function launch(current, { from, to, el, ghost }, fresh, delay) {
+    const live = fresh && el?.isConnected;
+    const target = live ? el.getBoundingClientRect() : to;
+    place(ghost, target);
+    overlay().append(ghost);
+    current.ghosts.push(ghost);
+    if (live) {
+      el.classList.add(LANDING);
+      current.landings.push(el);
+    }
+    const timing = { duration: FLIGHT_MS, delay, easing: EASING, fill: "backwards" };
+    current.animations.push(ghost.animate(keyframes(from, target), timing));
+  }
+
   function play(batch) {
     const current = { animations: [], ghosts: [], landings: [] };
     playing = current;
     const fresh = batch.generation === generation; // its elements are still the table's
     const stagger = batch.plans.length > 1 ? Math.min(STAGGER_MS, MAX_SPREAD_MS / (batch.plans.length - 1)) : 0;
     batch.plans.forEach((plan, index) => {
-      for (const { from, to, el, ghost } of plan.flights) {
-        place(ghost, fresh && el?.isConnected ? el.getBoundingClientRect() : to);
-        overlay().append(ghost);
-        current.ghosts.push(ghost);
-        if (fresh && el?.isConnected) {
-          el.classList.add(LANDING);
-          current.landings.push(el);
-        }
-        const target = fresh && el?.isConnected ? el.getBoundingClientRect() : to;
-        current.animations.push(
-          ghost.animate(keyframes(from, target), {
-            duration: FLIGHT_MS,
-            delay: index * stagger,
-            easing: EASING,
-            fill: "backwards",
-          }),
-        );
-      }
+      const deal = plan.flights.length > 1 ? Math.min(DEAL_MS, MAX_DEAL_MS / (plan.flights.length - 1)) : 0;
+      plan.flights.forEach((flight, order) => launch(current, flight, fresh, index * stagger + order * deal));
       counter.motionPlayed = String(Number(counter.motionPlayed || 0) + 1);
       counter.motionLast = plan.kind;
     });
