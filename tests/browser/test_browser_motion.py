@@ -20,7 +20,7 @@ from tests.browser.server import STEAL_ROOM
 
 # A tiny table renderer after the DOM contract, installed on the page as window.table.
 # state = {hands: {seat: [[id, kind]…]}, backs: {seat: count}, stacks: {seat: [[id…]…] bottom
-# → top}, discard: [id…], duel: [id…] | null, deck: count}
+# → top}, discard: [id…], duel: [id…] | null, deck: count, piles: [top id | null…]}
 TABLE_JS = """
 async () => {
   const motionModule = await import("/static/js/motion.js");
@@ -57,6 +57,9 @@ async () => {
       make("div", {"data-zone": "discard"}, {width: "60px"},
            (state.discard ?? []).slice(-1).map(card)),
       make("div", {"data-zone": "out"}, {width: "60px", height: "60px"}, []),
+      ...(state.piles ?? []).map((top, pile) =>
+        make("div", {"data-zone": "pile", "data-pile": String(pile)}, {width: "60px"},
+             top === null ? [] : [card(top)])),
       ...(state.duel
         ? [make("div", {"data-zone": "duel"}, {width: "200px"}, state.duel.map(card))]
         : []),
@@ -392,6 +395,89 @@ def test_a_move_sends_the_top_set_to_the_bottom(open_page: OpenPage, server: Ser
         (top["left"] - bottom["left"], top["top"] - bottom["top"])
     )
     assert "motion-fresh" in (page.get_attribute('[data-set="5"]', "class") or "")
+
+
+def landing_offsets(page: Page) -> dict[str, tuple[float, float]]:
+    """Each flying ghost's card id (or set) → how far from its destination it starts."""
+    flights: list[dict[str, Any]] = page.evaluate(
+        """() => document.getAnimations()
+          .filter((a) => a.effect?.target?.dataset?.motion)
+          .map((a) => ({card: a.effect.target.dataset.card ?? "set:" + a.effect.target.dataset.set,
+                        from: a.effect.getKeyframes()[0].transform}))"""
+    )
+    return {flight["card"]: offset(flight["from"]) for flight in flights}
+
+
+def moved_by(page: Page, before: dict[str, Any], selector: str) -> tuple[float, float]:
+    now = page.evaluate("s => table.rectOf(s)", selector)
+    return (before["left"] - now["left"], before["top"] - now["top"])
+
+
+def test_a_draft_claim_flies_to_the_duel_and_then_onto_the_winners_stack(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = table_page(open_page, server)
+    start = {"hands": {"0": [[1, "guitar"]]}, "backs": {"1": 6}, "piles": [50, 60, 70]}
+    claimed = {**start, "hands": {"0": []}, "piles": [None, 60, 70], "duel": [1, 50]}
+    stacked = {**claimed, "stacks": {"0": [[1, 50]]}, "piles": [51, 60, 70], "duel": None}
+    page.evaluate("s => table.render(s)", start)
+    in_hand = page.evaluate("table.rectOf('[data-card=\"1\"]')")
+    on_pile = page.evaluate("table.rectOf('[data-card=\"50\"]')")
+    draft = {
+        "round": 0,
+        "event": "draft",
+        "seat": 0,
+        "text": "Ann drafts Vintage Guitar and Vintage Guitar; Bea may contest the claim.",
+        "cards": [1, 50],
+        "piles": [0],
+        "contester": 1,
+    }
+    page.evaluate("([s, e]) => table.step(s, e)", [claimed, [draft]])
+    offsets = landing_offsets(page)
+    assert offsets["1"] == pytest.approx(moved_by(page, in_hand, '[data-card="1"]'))
+    assert offsets["50"] == pytest.approx(moved_by(page, on_pile, '[data-card="50"]'))
+    expect(page.locator("[data-motion]")).to_have_count(0)
+
+    in_duel = page.evaluate('table.rectOf(\'[data-zone="duel"] [data-card="50"]\')')
+    claim_won = {
+        "round": 0,
+        "event": "claim_won",
+        "seat": 0,
+        "text": "Ann stacks the claim of Vintage Guitar ($16,000).",
+        "cards": [1, 50],
+    }
+    concede = {"round": 0, "event": "concede", "seat": 1, "text": "Bea concedes."}
+    page.evaluate("([s, e]) => table.step(s, e)", [stacked, [concede, claim_won]])
+    assert landing_offsets(page)["50"] == pytest.approx(moved_by(page, in_duel, '[data-card="50"]'))
+    assert page.evaluate("document.documentElement.dataset.motionLast") == "claim"
+    assert "motion-fresh" in (page.get_attribute('[data-seat="0"] [data-set]', "class") or "")
+
+
+def test_a_defended_set_takes_the_duels_cards_where_it_stands(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = table_page(open_page, server)
+    before = {"backs": {"0": 5, "1": 5}, "stacks": {"1": [[10, 11], [20, 21]]}, "duel": [22, 23]}
+    after = {**before, "stacks": {"1": [[10, 11], [20, 21, 22, 23]]}, "duel": None}
+    page.evaluate("s => table.render(s)", before)
+    played = {card: page.evaluate(f"table.rectOf('[data-card=\"{card}\"]')") for card in (22, 23)}
+    defended = {
+        "round": 0,
+        "event": "challenge_won",
+        "seat": 1,
+        "text": "Bea defends the Vintage Guitar set ($32,000).",
+        "challenger": 0,
+        "defender": 1,
+        "cards": [20, 21, 22, 23],
+    }
+    page.evaluate("([s, e]) => table.step(s, e)", [after, [defended]])
+    offsets = landing_offsets(page)
+    assert set(offsets) == {"22", "23"}  # the set itself stays where it is
+    for card, rect in played.items():
+        assert offsets[str(card)] == pytest.approx(moved_by(page, rect, f'[data-card="{card}"]'))
+    assert page.evaluate("document.documentElement.dataset.motionLast") == "defend"
+    top = '[data-seat="1"] [data-set][data-depth="0"]'
+    assert "motion-fresh" in (page.get_attribute(top, "class") or "")
 
 
 # --- end to end: a real game through the table ------------------------------------------------
