@@ -398,6 +398,11 @@ function copyTreeStyles(source, target) {
   }
 }
 
+// A ghost is only a picture: it keeps none of the attributes by which the page (or a test)
+// finds the table's elements, so nothing matches it twice while it flies.
+const isPageHook = (name) =>
+  name === "id" || name === "class" || name === "tabindex" || name === "name" || name === "for" || name.startsWith("data-");
+
 /** A look-alike of `el` (or a plain card shape), made now while `el` is in the page. */
 function makeGhost(el, kind) {
   const ghost = el ? el.cloneNode(true) : document.createElement("div");
@@ -405,15 +410,13 @@ function makeGhost(el, kind) {
     copyStyles(el, ghost, BOX_STYLES);
     copyTreeStyles(el, ghost);
     for (const node of [ghost, ...ghost.querySelectorAll("*")]) {
-      node.removeAttribute("id");
-      node.removeAttribute("tabindex");
-      node.removeAttribute("data-focus");
-      node.classList?.remove(FRESH, LANDING);
+      for (const name of node.getAttributeNames()) if (isPageHook(name)) node.removeAttribute(name);
     }
+    if (el.dataset.card) ghost.dataset.motionCard = el.dataset.card;
   }
   ghost.classList.add("motion-ghost");
-  ghost.dataset.motion = kind;
   if (!el) ghost.classList.add("motion-ghost-card");
+  ghost.dataset.motion = kind;
   ghost.setAttribute("aria-hidden", "true");
   ghost.setAttribute("inert", "");
   return ghost;
@@ -430,6 +433,7 @@ function place(ghost, rect) {
     boxSizing: "border-box",
     transformOrigin: "0 0",
     pointerEvents: "none",
+    opacity: "1",
   });
 }
 

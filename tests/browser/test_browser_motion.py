@@ -199,6 +199,9 @@ def test_a_steal_flies_the_set_from_the_losers_stack_to_the_winners(
     assert ghost["position"] == "fixed"
     assert ghost["ariaHidden"] == "true"
     assert ghost["pointer"] == "none"
+    # A ghost is only a picture: nothing that finds the table's elements finds it too.
+    hooks = "[...document.querySelectorAll('[data-card], [data-set], [data-zone], [data-seat]')]"
+    assert page.evaluate(f"{hooks}.every((el) => table.root.contains(el))")
     assert page.evaluate("document.documentElement.dataset.motionLast") == "steal"
     assert played(page) == 1
 
@@ -402,7 +405,7 @@ def landing_offsets(page: Page) -> dict[str, tuple[float, float]]:
     flights: list[dict[str, Any]] = page.evaluate(
         """() => document.getAnimations()
           .filter((a) => a.effect?.target?.dataset?.motion)
-          .map((a) => ({card: a.effect.target.dataset.card ?? "set:" + a.effect.target.dataset.set,
+          .map((a) => ({card: a.effect.target.dataset.motionCard ?? "set",
                         from: a.effect.getKeyframes()[0].transform}))"""
     )
     return {flight["card"]: offset(flight["from"]) for flight in flights}
