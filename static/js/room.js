@@ -148,9 +148,9 @@ export function roomPage(main, code, { navigate }) {
       log: h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "panel-log" }, "Log"),
       chat: h("button", { type: "button", role: "tab", id: "tab-chat", "aria-controls": "panel-chat" }, "Chat", unread),
     };
-    const logList = h("ol", { role: "log", class: "log-lines" });
+    const logList = h("ol", { class: "log-lines", reversed: true, tabindex: "0" });
     const panels = {
-      log: h("section", { role: "tabpanel", id: "panel-log", class: "log", "aria-labelledby": "tab-log" }, logList),
+      log: h("section", { role: "tabpanel", id: "panel-log", class: "log", "aria-labelledby": "tab-log" }, h("div", { role: "log", class: "log-box", "aria-label": "Game log, newest first" }, logList)),
       chat: h("section", { role: "tabpanel", id: "panel-chat", class: "chat", "aria-labelledby": "tab-chat" }, chat.element),
     };
     const names = Object.keys(tabs);

@@ -179,7 +179,8 @@ LAYOUT_WATCH = """
     const sideways = document.documentElement.scrollWidth - innerWidth;
     if (sideways > 0) problems.push(`${at}: the page scrolls sideways by ${sideways} px`);
     if (!wholeTable || !felt) return;
-    if (document.documentElement.scrollHeight > innerHeight) problems.push(`${at}: the page scrolls down`);
+    const below = document.documentElement.scrollHeight - innerHeight;
+    if (below > 0) problems.push(`${at}: the page scrolls down by ${below} px`);
     for (const selector of [".turn-status", ".player.you [data-zone='hand']", ".moves", "#duel"]) {
       const el = document.querySelector(selector);
       if (el && outside(el)) problems.push(`${at}: ${selector} is not inside the window`);

@@ -19,6 +19,7 @@ from tests.browser.harness import (
 )
 from tests.browser.server import DUEL_ROOM
 
+
 def test_one_person_plays_a_whole_game_against_three_ai(
     open_page: OpenPage, server: Server
 ) -> None:

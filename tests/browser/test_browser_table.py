@@ -68,7 +68,8 @@ def focused(page: Page) -> str:
     """The focused element: its tag, classes and text, for the assertion messages."""
     description: str = page.evaluate(
         "() => { const el = document.activeElement;"
-        " return `${el.tagName.toLowerCase()}.${el.className} ${el.textContent.trim().slice(0, 60)}`; }"
+        " const text = el.textContent.trim().slice(0, 60);"
+        " return `${el.tagName.toLowerCase()}.${el.className} ${text}`; }"
     )
     return description
 
