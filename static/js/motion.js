@@ -18,8 +18,8 @@ const STAGGER_MS = 110; // between the entries of a batch
 const DEAL_MS = 40; // between the flights of one entry (cards drawn one after the other)
 const MAX_DEAL_MS = 160;
 const MAX_SPREAD_MS = 240; // the last flight of a batch starts at most this late
-const LAG_MS = 1000; // a waiting batch older than this is dropped (only the newest is kept)
-const MAX_WAITING = 2;
+const LAG_MS = 1000; // the most the animations may run behind the state shown
+const MAX_WAITING = 2; // with more batches waiting, only the newest is kept
 const MAX_ENTRIES = 20; // more new entries than this is a resync (a whole log): nothing flies
 const MAX_DRAWN = 3; // ghosts per draw
 const MAX_STACK_FLIGHTS = 6;
@@ -455,12 +455,30 @@ function keyframes(from, to) {
   ];
 }
 
+/**
+ * Set each flight's start in its batch (entries one after the other, the cards of one entry
+ * dealt in turn) and return how long the batch lasts.
+ */
+function timeBatch(plans) {
+  const stagger = plans.length > 1 ? Math.min(STAGGER_MS, MAX_SPREAD_MS / (plans.length - 1)) : 0;
+  let duration = 0;
+  plans.forEach((plan, index) => {
+    const count = plan.flights.length;
+    const deal = count > 1 ? Math.min(DEAL_MS, MAX_DEAL_MS / (count - 1)) : 0;
+    plan.flights.forEach((flight, order) => {
+      flight.delay = index * stagger + order * deal;
+      duration = Math.max(duration, flight.delay + FLIGHT_MS);
+    });
+  });
+  return duration;
+}
+
 // --- the player ------------------------------------------------------------------------------
 
 export function createMotion() {
   const reduce = window.matchMedia(REDUCE);
   const waiting = []; // batches not yet played, oldest first
-  let playing = null; // { animations, landings }
+  let playing = null; // { animations, ghosts, landings, endsAt }
   let layer = null;
   let root = null;
   let generation = 0;
@@ -533,6 +551,23 @@ export function createMotion() {
     while (waiting.length > keep) addMarks(waiting.shift().marks);
   }
 
+  /** How long until every batch queued now has played. */
+  function behind() {
+    const left = playing ? Math.max(0, playing.endsAt - performance.now()) : 0;
+    return waiting.reduce((sum, batch) => sum + batch.duration, left);
+  }
+
+  /** Queue a batch, never more than about a second of animation behind the state shown. */
+  function enqueue(batch) {
+    waiting.push(batch);
+    if (waiting.length > MAX_WAITING) dropWaiting(1);
+    while (waiting.length > 1 && behind() > LAG_MS) addMarks(waiting.shift().marks);
+    // A batch still playing past its time (a busy page) or in the newest one's way stops now.
+    if (playing && (behind() > LAG_MS || performance.now() > playing.endsAt)) stopPlaying();
+    counter.motionBehind = String(Math.round(behind()));
+    next();
+  }
+
   function next() {
     if (playing) return;
     const now = performance.now();
@@ -548,7 +583,7 @@ export function createMotion() {
   }
 
   /** Fly one ghost; while the table still shows the destination, hide it until it lands. */
-  function launch(current, { from, to, el, ghost }, fresh, delay) {
+  function launch(current, { from, to, el, ghost, delay }, fresh) {
     const live = fresh && el?.isConnected;
     const target = live ? el.getBoundingClientRect() : to;
     place(ghost, target);
@@ -563,16 +598,14 @@ export function createMotion() {
   }
 
   function play(batch) {
-    const current = { animations: [], ghosts: [], landings: [] };
+    const current = { animations: [], ghosts: [], landings: [], endsAt: performance.now() + batch.duration };
     playing = current;
     const fresh = batch.generation === generation; // its elements are still the table's
-    const stagger = batch.plans.length > 1 ? Math.min(STAGGER_MS, MAX_SPREAD_MS / (batch.plans.length - 1)) : 0;
-    batch.plans.forEach((plan, index) => {
-      const deal = plan.flights.length > 1 ? Math.min(DEAL_MS, MAX_DEAL_MS / (plan.flights.length - 1)) : 0;
-      plan.flights.forEach((flight, order) => launch(current, flight, fresh, index * stagger + order * deal));
+    for (const plan of batch.plans) {
+      for (const flight of plan.flights) launch(current, flight, fresh);
       counter.motionPlayed = String(Number(counter.motionPlayed || 0) + 1);
       counter.motionLast = plan.kind;
-    });
+    }
     addMarks(batch.marks);
     Promise.all(current.animations.map((a) => a.finished))
       .catch(() => undefined)
@@ -635,13 +668,9 @@ export function createMotion() {
         return;
       }
       for (const plan of animated) for (const f of plan.flights) f.ghost = makeGhost(f.el, plan.kind);
-      waiting.push({ plans: animated, marks: batchMarks, generation, made: performance.now() });
-      if (waiting.length > MAX_WAITING) {
-        stopPlaying();
-        dropWaiting(1);
-      }
       applyMarks();
-      next();
+      const duration = timeBatch(animated);
+      enqueue({ plans: animated, marks: batchMarks, generation, duration, made: performance.now() });
     },
 
     /** Leaving the page: stop everything and take every ghost and highlight away. */
