@@ -261,17 +261,18 @@ def test_a_backlog_drops_to_the_newest_batch(open_page: OpenPage, server: Server
     )
 
 
+HIDE_TAB_JS = """() => {
+  Object.defineProperty(document, "hidden", {value: true, configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
 def test_a_hidden_tab_plays_nothing_but_still_marks_what_changed(
     open_page: OpenPage, server: Server
 ) -> None:
     page = table_page(open_page, server)
     page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
-    page.evaluate(
-        """() => {
-          Object.defineProperty(document, "hidden", {value: true, configurable: true});
-          document.dispatchEvent(new Event("visibilitychange"));
-        }"""
-    )
+    page.evaluate(HIDE_TAB_JS)
     page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [CONCEDE, STEAL, TURN]])
     assert page.evaluate("table.flights()") == []
     assert page.evaluate("table.events") == []
@@ -279,6 +280,28 @@ def test_a_hidden_tab_plays_nothing_but_still_marks_what_changed(
     assert "motion-fresh" in (
         page.get_attribute('[data-seat="0"] [data-set][data-depth="0"]', "class") or ""
     )
+
+
+def test_hiding_the_tab_stops_what_is_flying(open_page: OpenPage, server: Server) -> None:
+    page = table_page(open_page, server)
+    page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
+    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [STEAL]])
+    assert page.evaluate("table.flights()") != []
+    page.evaluate(HIDE_TAB_JS)
+    assert page.evaluate("table.flights()") == []
+    assert page.locator("[data-motion]").count() == 0
+
+
+def test_leaving_the_page_takes_every_ghost_and_highlight_away(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = table_page(open_page, server)
+    page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
+    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [STEAL]])
+    assert page.locator(".motion-fresh").count() == 1
+    page.evaluate("table.motion.clear()")
+    assert page.evaluate("table.flights()") == []
+    assert page.locator("[data-motion], .motion-layer, .motion-fresh, .motion-landing").count() == 0
 
 
 def test_reduced_motion_plays_nothing_and_stops_what_is_flying(
