@@ -108,9 +108,6 @@ export function roomPage(main, code, { navigate }) {
     onChat(message) {
       chat.receive(message);
     },
-    onChatHistory(message) {
-      chat.receive(message);
-    },
     onStatus(status, detail) {
       ui.connection = status;
       if (status === "gone") {
