@@ -108,9 +108,6 @@ export function roomPage(main, code, { navigate }) {
     onChat(message) {
       chat.receive(message);
     },
-    onChatHistory(message) {
-      chat.receive(message);
-    },
     onStatus(status, detail) {
       ui.connection = status;
       if (status === "gone") {
@@ -339,8 +336,10 @@ export function roomPage(main, code, { navigate }) {
     if (!view) return null;
     if (view.over) return mainSlot.querySelector("#over-title");
     if (isMine(view)) {
-      const control = mainSlot.querySelector("#duel button.option, .moves .options button.option, .moves .chips button");
-      if (control) return control;
+      for (const selector of ["#duel button.option", ".duel.pending button.option", ".moves .options button.option", ".moves .chips button"]) {
+        const control = mainSlot.querySelector(selector);
+        if (control) return control;
+      }
     }
     return mainSlot.querySelector(".turn-status");
   }

@@ -132,6 +132,7 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     expect(duel).to_contain_text("Ann challenges Bea's top Vintage Guitar set")
     expect(duel).to_contain_text("Your answer: one matching card")
     expect(bea.get_by_test_id("turn-status")).to_contain_text("Your answer")
+    expect(bea.locator("[data-motion]")).to_have_count(0)
     screenshot(bea, "table-mid-challenge")
     overflow = bea.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "the table does not fit a 360 px wide screen"
@@ -140,6 +141,7 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     ann_duel = ann.locator("#duel")
     expect(ann_duel).to_contain_text("Bea played")
     expect(ann_duel.get_by_role("button", name="Answer", exact=False)).to_have_count(0)
+    expect(ann.locator("[data-motion]")).to_have_count(0)  # no card in flight
     screenshot(ann, "table-duel", full_page=False)
     ann_duel.get_by_role("button", name="Concede").click()
 

@@ -51,7 +51,8 @@ def test_a_whole_game_against_three_ai_fits_the_screen(
         nonlocal turns
         turns += 1
         if turns == MID_GAME_MOVE:
-            screenshot(page, f"table-{size}", full_page=False)
+            expect(page.locator("[data-motion]")).to_have_count(0)  # no card in flight
+            screenshot(page, f"table-{size}", full_page=size == "phone")
 
     assert play_until_over(page, on_turn=on_turn) >= MID_GAME_MOVE
     winner = page.get_by_test_id("winner")
@@ -59,6 +60,7 @@ def test_a_whole_game_against_three_ai_fits_the_screen(
     expect(page.get_by_role("heading", name="Game over")).to_be_in_viewport()
     expect(winner).to_be_in_viewport()
     expect(page.locator(".game-over svg.chart polyline")).to_have_count(4)
+    expect(page.locator("[data-motion]")).to_have_count(0)
     screenshot(page, f"game-over-{size}", as_seen=True)
     problems = layout_problems(page)
     assert not problems, "\n".join(problems)
