@@ -508,9 +508,9 @@ export function createMotion() {
   function marked(mark) {
     if (!root) return [];
     if (mark.type === "card") {
-      return [...root.querySelectorAll(`[data-card="${attr(mark.id)}"]`)].filter(
-        (el) => el.closest("[data-zone]")?.dataset.zone === "discard" || !el.closest("[data-zone='hand']"),
-      );
+      // Where the card landed: the discard pile, the duel, a set; never a hand.
+      const cards = root.querySelectorAll(`[data-card="${attr(mark.id)}"]`);
+      return [...cards].filter((el) => !el.closest("[data-zone='hand']"));
     }
     // Every drawing of the set: the table may show a stack twice (top sets, and all of them).
     const sets = [...root.querySelectorAll(`[data-seat="${attr(mark.seat)}"] [data-zone="stack"] [data-set]`)];
