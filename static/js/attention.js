@@ -80,11 +80,6 @@ export function setYourMove(isYourMove, what = "Your turn") {
   if (becameYourMove && document.visibilityState === "hidden") notify(what);
 }
 
-/** Whether the hidden-tab signal is showing (the title and the favicon). */
-export function isSignalling() {
-  return signalled !== null;
-}
-
 function showNotifyState(button) {
   const supported = "Notification" in window;
   const permission = supported ? Notification.permission : "denied";

@@ -150,6 +150,37 @@ def test_every_card_kind_has_its_art_and_a_readable_face(
     expect(backs.nth(1).locator(".cb-count")).to_have_text("42")
 
 
+def test_a_face_in_a_button_is_named_once_by_its_label(open_page: OpenPage, server: Server) -> None:
+    """The table wraps hand cards in toggle buttons: each reads as its label, the printed name
+    and value adding nothing twice; a back reads as its count."""
+    page = open_page()
+    page.goto(f"{server.url}/help")
+    page.evaluate(
+        """async () => {
+          const { cardFace, cardBack } = await import("/static/js/cardface.js");
+          const hand = document.createElement("div");
+          const cards = [[7, "gold_bar"], [8, "penny_jar"], [9, "swap"], [10, "yacht"]];
+          for (const [id, kind] of cards) {
+            const button = document.createElement("button");
+            button.setAttribute("aria-pressed", "false");
+            button.append(cardFace({ id, kind }));
+            hand.append(button);
+          }
+          hand.append(cardBack({ count: 1 }), cardBack({ count: 5, label: "Deck: 5 cards" }));
+          document.querySelector("main").prepend(hand);
+        }"""
+    )
+    for name in [
+        "Gold Bar, wild, $50,000",
+        "Penny Jar, wild, counts as two in a challenge, $5,000",
+        "Swap, action card",
+        "Yacht, $20,000",
+    ]:
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    expect(page.get_by_role("img", name="1 card, face down", exact=True)).to_have_count(1)
+    expect(page.get_by_role("img", name="Deck: 5 cards", exact=True)).to_have_count(1)
+
+
 @pytest.mark.parametrize("width", [1280, 360])
 def test_every_face_draws_its_art_at_every_size(
     open_page: OpenPage, server: Server, width: int
