@@ -77,14 +77,20 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
   const badge = el("span", { class: "chat-badge", "aria-hidden": "true" });
   badge.hidden = true;
   title.append(" ", badge);
-  const lines = el("ol", {
-    class: "chat-lines",
-    role: "log",
-    "aria-live": "polite",
-    "aria-labelledby": `${id}-title`,
-    tabindex: "0",
-  });
-  const empty = el("p", { class: "chat-empty" }, "No messages yet. Say hello!");
+  // The log region holds the list (an ol given the log role would lose its list semantics).
+  const lines = el("ol", { class: "chat-list" });
+  const scroller = el(
+    "div",
+    {
+      class: "chat-lines",
+      role: "log",
+      "aria-live": "polite",
+      "aria-labelledby": `${id}-title`,
+      tabindex: "0",
+    },
+    lines,
+  );
+  const empty = el("p", { class: "chat-empty" }, "No messages yet.");
   const problem = el("p", { class: "chat-problem", role: "alert" });
   problem.hidden = true;
   const input = el("input", {
@@ -102,7 +108,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
     "section",
     { class: "chat-panel", "aria-labelledby": `${id}-title` },
     title,
-    lines,
+    scroller,
     empty,
     problem,
     form,
@@ -136,7 +142,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
   }
 
   function scrollToNewest() {
-    lines.scrollTop = lines.scrollHeight;
+    scroller.scrollTop = scroller.scrollHeight;
   }
 
   function trim() {
@@ -154,7 +160,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
     const item = lineElement(line);
     item.dataset.key = key;
     if (live && !visible) {
-      if (unread === 0) lines.append(el("li", { class: "chat-unread-divider", role: "presentation" }, "New messages"));
+      if (unread === 0) lines.append(el("li", { class: "chat-unread-divider" }, "New messages"));
       item.classList.add("unread");
       unread += 1;
     }
