@@ -92,6 +92,9 @@ export class GameSocket {
       case "chat":
         this.handlers.onChat(message);
         break;
+      case "chat_history":
+        this.handlers.onChatHistory?.(message);
+        break;
       default:
         break;
     }
