@@ -16,6 +16,19 @@ export const ACTION_TYPES = [
   ["end_turn", "End turn"],
 ];
 
+/** The action types each rule set has (RULES.md §2): the others get no button at all. */
+const RULE_SET_LACKS = {
+  simple: new Set(["improve", "swap", "move", "end_turn"]),
+  simple_actions: new Set(["improve", "end_turn"]),
+  advanced: new Set(),
+};
+
+/** Whether the view's rule set (and variant) has this kind of action. */
+export function typeInRules(type, view) {
+  if (type === "draft" && !view.draft) return false;
+  return !RULE_SET_LACKS[view.rules]?.has(type);
+}
+
 export function typeLabel(type) {
   const found = ACTION_TYPES.find(([key]) => key === type);
   return found ? found[1] : type;
@@ -111,6 +124,17 @@ export function matching(legal, selected) {
   return legal.filter((action) => {
     const cards = cardsOf(action);
     return [...selected].every((id) => cards.includes(id));
+  });
+}
+
+/** The actions whose words are the same (two Jewelry cards to discard) listed once. */
+export function distinct(actions, view, kinds = kindsById(view)) {
+  const seen = new Set();
+  return actions.filter((action) => {
+    const words = describe(action, view, kinds);
+    if (seen.has(words)) return false;
+    seen.add(words);
+    return true;
   });
 }
 

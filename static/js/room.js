@@ -1,26 +1,52 @@
-// /room/<code>: the waiting room, then the table, then the game over screen; one WebSocket.
+// /room/<code>: the waiting room, then the table, then the game over panel; one WebSocket.
+// The page keeps the latest state, redraws the table from it, and moves keyboard focus to
+// the control that makes sense after each change.
 
 import { api, ApiError } from "./api.js";
-import { seriesFromReplay, stashChart } from "./chart.js";
-import { h, money, onLeave, render } from "./dom.js";
+import { notifyButton, setYourMove } from "./attention.js";
+import { createChat } from "./chat.js";
+import { h, onLeave, render } from "./dom.js";
+import { gameOver } from "./gameover.js";
+import { createMotion } from "./motion.js";
 import { reasonsFor, typeLabel } from "./moves.js";
 import { forgetSeat, seatIn } from "./session.js";
 import { GameSocket } from "./socket.js";
-import { tableView } from "./table.js";
+import { muteButton, play } from "./sound.js";
+import { statusLine, tableView } from "./table.js";
+import { waitingRoom } from "./waiting.js";
 
-const LEVELS = [
-  ["easy", "Easy"],
-  ["medium", "Medium"],
-  ["hard", "Hard"],
-];
-const RULE_NAMES = { simple: "Simple", simple_actions: "Simple with actions", advanced: "Advanced" };
 const RECORD_RETRY_MS = [300, 600, 1000, 2000, 3000, 5000, 8000];
+const LOG_SHOWN = 60;
 
-function roundsText(rounds) {
-  if (rounds === 1) return "one round";
-  if (rounds === "million") return "first to $1,000,000";
-  if (rounds === "two_round_wins") return "two round wins";
-  return `${rounds} rounds`;
+function withoutSeat(fields) {
+  const { seat: _seat, ...rest } = fields;
+  return rest;
+}
+
+function isMine(view) {
+  return view.seat !== null && view.seat !== undefined && view.to_act.includes(view.seat);
+}
+
+function moveWords(view) {
+  if (view.challenge) return "Answer the challenge";
+  if (view.pending) return "Choose a direction";
+  return "Your turn";
+}
+
+/** The sounds a new state calls for, from the log entries it added. */
+function cuesFor(before, view, entries) {
+  const cues = [];
+  const me = view.seat;
+  if (me === null || me === undefined) return cues;
+  for (const entry of entries) {
+    if (entry.event === "challenge" && entry.target === me) cues.push("challenge");
+    if (entry.event === "challenge_won" && (entry.challenger === me || entry.defender === me)) cues.push(entry.seat === me ? "won" : "lost");
+  }
+  const turnNow = isMine(view) && !view.challenge && !view.pending;
+  const turnBefore = isMine(before) && !before.challenge && !before.pending && before.active === view.active;
+  if (turnNow && !turnBefore) cues.push("turn");
+  if (view.over && !before.over) cues.push("gameover");
+  return cues;
 }
 
 export function roomPage(main, code, { navigate }) {
@@ -36,26 +62,30 @@ export function roomPage(main, code, { navigate }) {
     selected: new Set(),
     filter: null,
     notice: null,
-    chat: [],
     connection: "connecting",
     gone: null,
     finished: null,
     finishedFor: null,
     busy: false,
     botLevel: "medium",
+    expanded: new Set(),
+    sideTab: "log",
+    overShown: null,
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
-  const container = h("div", { class: "room-page" });
-  main.replaceChildren(container);
 
   const socket = new GameSocket(code, seat?.token ?? null, {
     onRoom(room) {
       ui.room = room;
-      if (room.status === "finished" && room.game) loadFinished(room.game.id);
+      if (room.status === "finished" && room.game && room.game.recorded !== false) loadFinished(room.game.id);
       draw();
     },
     onState(message) {
+      const before = ui.message;
+      const log = message.view.log;
+      const shown = before ? before.view.log.length : log.length;
+      const entries = shown <= log.length ? log.slice(shown) : [];
       ui.message = message;
       const hand = new Set(message.view.hand.map((c) => c.id));
       ui.selected = new Set([...ui.selected].filter((id) => hand.has(id)));
@@ -65,16 +95,21 @@ export function roomPage(main, code, { navigate }) {
         ui.filter = null;
         ui.notice = null;
       }
-      draw();
+      draw(entries);
+      if (before) for (const cue of cuesFor(before.view, message.view, entries)) play(cue);
+      setYourMove(isMine(message.view) && !message.view.over, moveWords(message.view));
     },
     onError(message) {
-      ui.notice = { kind: "error", text: message.message };
+        // A refused move carries its ref and is told at the table; the chat tells its own refusals.
+      chat.receive(message);
+      if (message.ref !== null && message.ref !== undefined) ui.notice = { kind: "error", text: message.message };
       draw();
     },
     onChat(message) {
-      ui.chat.push(message);
-      ui.chat = ui.chat.slice(-50);
-      draw();
+      chat.receive(message);
+    },
+    onChatHistory(message) {
+      chat.receive(message);
     },
     onStatus(status, detail) {
       ui.connection = status;
@@ -85,13 +120,86 @@ export function roomPage(main, code, { navigate }) {
       draw();
     },
   });
+
+  const chat = createChat({ send: (text) => socket.send({ type: "chat", text }), canChat: Boolean(seat) });
+  const motion = createMotion();
+  const mainSlot = h("div", { class: "room-main" });
+  const side = sideColumn();
+  const tools = h("span", { class: "table-tools" }, muteButton(), notifyButton());
+  for (const [index, button] of [...tools.children].entries()) button.dataset.focus = `tool-${index}`;
+  const container = h("div", { class: "room-page" }, mainSlot, side.element);
+  main.replaceChildren(container);
+  main.classList.add("wide");
   socket.connect();
 
   const clockTimer = setInterval(updateClock, 1000);
   onLeave(() => {
     socket.close();
     clearInterval(clockTimer);
+    setYourMove(false);
+    motion.clear();
+    main.classList.remove("wide");
   });
+
+  /** The side column: the log and the chat, one at a time, behind two tabs. */
+  function sideColumn() {
+    const unread = h("span", { class: "unread", hidden: true });
+    const tabs = {
+      log: h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "panel-log" }, "Log"),
+      chat: h("button", { type: "button", role: "tab", id: "tab-chat", "aria-controls": "panel-chat" }, "Chat", unread),
+    };
+    const logList = h("ol", { role: "log", class: "log-lines" });
+    const panels = {
+      log: h("section", { role: "tabpanel", id: "panel-log", class: "log", "aria-labelledby": "tab-log" }, logList),
+      chat: h("section", { role: "tabpanel", id: "panel-chat", class: "chat", "aria-labelledby": "tab-chat" }, chat.element),
+    };
+    const names = Object.keys(tabs);
+    // On a phone the column is a drawer under the table: closed until a tab is pressed.
+    const phone = window.matchMedia("(max-width: 959px)");
+    let open = !phone.matches;
+    function select(name, { focus = false, toggle = false } = {}) {
+      open = toggle && phone.matches && name === ui.sideTab ? !open : open || toggle;
+      ui.sideTab = name;
+      for (const key of names) {
+        tabs[key].setAttribute("aria-selected", String(key === name));
+        tabs[key].tabIndex = key === name ? 0 : -1;
+        panels[key].hidden = key !== name;
+      }
+      element.classList.toggle("closed", !open);
+      chat.setVisible(name === "chat" && (open || !phone.matches));
+      if (focus) tabs[name].focus();
+    }
+    for (const name of names) {
+      tabs[name].addEventListener("click", () => select(name, { toggle: true }));
+      tabs[name].addEventListener("keydown", (event) => {
+        if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+        const visible = names.filter((key) => !tabs[key].hidden);
+        const next = visible[(visible.indexOf(name) + 1) % visible.length];
+        select(next, { focus: true });
+        event.preventDefault();
+      });
+    }
+    chat.onUnread = (count) => {
+      unread.hidden = !count;
+      unread.textContent = count ? String(count) : "";
+      tabs.chat.setAttribute("aria-label", count ? `Chat, ${count} unread` : "Chat");
+    };
+    const element = h("aside", { class: "side", "aria-label": "Log and chat" }, h("div", { class: "tabs", role: "tablist", "aria-label": "Log and chat" }, tabs.log, tabs.chat), panels.log, panels.chat);
+    select(ui.sideTab);
+    return {
+      element,
+      /** The log (newest first) at the table; the chat alone in the waiting room. */
+      update(view) {
+        const logWasHidden = tabs.log.hidden;
+        tabs.log.hidden = !view;
+        if (!view && ui.sideTab === "log") select("chat");
+        if (view && logWasHidden) select("log");
+        if (!view) return;
+        const entries = view.log.slice(-LOG_SHOWN).reverse();
+        render(logList, entries.map((entry) => h("li", { class: `event-${entry.event}` }, entry.text)));
+      },
+    };
+  }
 
   function updateClock() {
     const el = container.querySelector(".clock");
@@ -144,6 +252,11 @@ export function roomPage(main, code, { navigate }) {
       ui.notice = null;
       draw();
     },
+    toggleStack(seatNumber) {
+      if (ui.expanded.has(seatNumber)) ui.expanded.delete(seatNumber);
+      else ui.expanded.add(seatNumber);
+      draw();
+    },
     pickType(type, available) {
       const message = ui.message;
       if (!available) {
@@ -178,10 +291,6 @@ export function roomPage(main, code, { navigate }) {
     return null;
   }
 
-  function host() {
-    return ui.room && seat && ui.room.host === seat.seat;
-  }
-
   async function hostCall(call) {
     ui.busy = true;
     draw();
@@ -196,186 +305,86 @@ export function roomPage(main, code, { navigate }) {
     }
   }
 
-  function waitingRoom(room) {
-    const invite = `${location.origin}/r/${room.code}`;
-    const botLevel = h(
-      "select",
-      { id: "bot-level", dataset: { focus: "bot-level" }, onChange: (event) => (ui.botLevel = event.target.value) },
-      LEVELS.map(([value, label]) => h("option", { value, selected: value === ui.botLevel }, label)),
-    );
-    const filled = room.seats.filter(Boolean).length;
+  function noticeLine() {
+    return ui.notice ? h("p", { class: `notice ${ui.notice.kind}`, role: "alert", dataset: { testid: "notice" } }, ui.notice.text) : null;
+  }
+
+  function tablePage(message) {
+    const view = message.view;
+    const host = seat && ui.room.host === seat.seat;
     return h(
-      "section",
-      { class: "waiting", "aria-labelledby": "waiting-title" },
-      h("h1", { id: "waiting-title" }, room.options.room_name),
-      h("p", {}, `${RULE_NAMES[room.options.rules]} rules${room.options.draft ? " with draft piles" : ""}, ${roundsText(room.options.rounds)}, ${room.options.turn_seconds ? `${room.options.turn_seconds} s per turn` : "no clock"}, ${room.options.visibility} room.`),
+      "div",
+      { class: "table-page" },
+      h("h1", { class: "visually-hidden" }, ui.room.options.room_name),
+      h("header", { class: "table-head" }, statusLine(view), tools),
+      noticeLine(),
       h(
         "div",
-        { class: "invite" },
-        h("label", { for: "invite-link" }, "Invite link"),
-        h("input", { id: "invite-link", readonly: true, value: invite, onFocus: (e) => e.target.select() }),
-        h(
-          "button",
-          {
-            type: "button",
-            dataset: { focus: "copy-invite" },
-            onClick: async (event) => {
-              try {
-                await navigator.clipboard.writeText(invite);
-                event.target.textContent = "Copied";
-              } catch {
-                container.querySelector("#invite-link").select();
-                event.target.textContent = "Press Ctrl+C to copy";
-              }
-            },
-          },
-          "Copy invite link",
-        ),
-        h("p", { class: "hint" }, "Room code ", h("strong", { class: "code", dataset: { testid: "room-code" } }, room.code)),
-      ),
-      h(
-        "ol",
-        { class: "seats", "aria-label": "Seats" },
-        room.seats.map((entry, index) =>
-          h(
-            "li",
-            { class: "seat" },
-            h("span", { class: "seat-number" }, `Seat ${index + 1}`),
-            entry
-              ? [
-                  h("strong", {}, entry.name),
-                  entry.kind === "ai" ? h("span", { class: "badge" }, `AI · ${entry.level}`) : h("span", { class: `badge ${entry.connected ? "online" : ""}` }, entry.connected ? "here" : "not connected"),
-                  index === room.host ? h("span", { class: "badge" }, "host") : null,
-                  seat && index === seat.seat ? h("span", { class: "badge you" }, "you") : null,
-                  host() && index !== room.host
-                    ? h(
-                        "button",
-                        {
-                          type: "button",
-                          class: "small",
-                          "aria-label": `Remove ${entry.name}`,
-                          dataset: { focus: `remove-${index}` },
-                          onClick: () => hostCall(() => (entry.kind === "ai" ? api.removeBot(code, seat.token, index) : api.removePlayer(code, seat.token, index))),
-                        },
-                        "Remove",
-                      )
-                    : null,
-                ]
-              : h("span", { class: "empty" }, "open"),
-          ),
-        ),
-      ),
-      host()
-        ? h(
-            "div",
-            { class: "host-controls" },
-            h("label", { for: "bot-level" }, "AI level "),
-            botLevel,
-            h("button", { type: "button", disabled: ui.busy || filled >= room.seats.length, dataset: { focus: "add-ai" }, onClick: () => hostCall(() => api.addBot(code, seat.token, ui.botLevel)) }, "Add AI player"),
-            h("button", { type: "button", class: "primary", disabled: ui.busy || filled < 2, dataset: { focus: "start" }, onClick: () => hostCall(() => api.start(code, seat.token)) }, "Start the game"),
-            h("p", { class: "hint" }, "Open seats are dropped when the game starts."),
-          )
-        : h("p", { class: "hint" }, "Waiting for the host to start the game."),
-    );
-  }
-
-  function gameOver(message) {
-    const view = message.view;
-    const standings = view.rounds;
-    const totals = standings.totals && standings.rounds.length ? standings.totals : view.players.map((p) => p.stash);
-    const winners = standings.winners?.length ? standings.winners : [];
-    const names = view.players.map((p) => p.name);
-    const order = [...view.players].sort((a, b) => totals[b.seat] - totals[a.seat]);
-    const finished = ui.finished;
-    let chart;
-    if (!finished) chart = h("p", { class: "hint" }, "Loading the chart…");
-    else if (finished.error) chart = h("p", { class: "hint" }, finished.error);
-    else chart = h("figure", { class: "chart-box" }, stashChart(names, seriesFromReplay(finished)), h("figcaption", {}, "Each player's stash value after every action (with several rounds, plus the totals of the rounds already played)."));
-    return h(
-      "section",
-      { class: "game-over", "aria-labelledby": "over-title" },
-      h("h2", { id: "over-title" }, "Game over"),
-      h("p", { class: "winner", dataset: { testid: "winner" } }, winners.length ? `${winners.map((s) => (s === view.seat ? "You" : names[s])).join(" and ")} ${winners.length > 1 ? "share the win" : winners[0] === view.seat ? "win" : "wins"}!` : ""),
-      h(
-        "ol",
-        { class: "final" },
-        order.map((p) => h("li", {}, h("strong", {}, p.name), ` ${money(totals[p.seat])}`, winners.includes(p.seat) ? h("span", { class: "badge turn" }, "winner") : null)),
-      ),
-      chart,
-      h(
-        "p",
-        { class: "links" },
-        ui.room?.game ? h("a", { href: `/games/${ui.room.game.id}`, class: "button", dataset: { focus: "replay" } }, "Watch the replay") : null,
-        host() ? h("button", { type: "button", class: "primary", onClick: () => hostCall(() => api.rematch(code, seat.token)) }, "Rematch") : null,
-        h("a", { href: "/", class: "button" }, "Lobby"),
+        { class: "table-board" },
+        tableView(message, ui, handlers),
+        view.over
+          ? gameOver(view, {
+              finished: ui.finished,
+              gameId: ui.room.game?.id,
+              onRematch: host ? () => hostCall(() => api.rematch(code, seat.token)) : null,
+            })
+          : null,
       ),
     );
   }
 
-  function logPanel(view) {
-    const entries = view.log.slice(-40).reverse();
-    return h(
-      "section",
-      { class: "log", "aria-labelledby": "log-title" },
-      h("h2", { id: "log-title" }, "Game log"),
-      h("ol", { role: "log", reversed: true, start: view.log.length }, entries.map((entry) => h("li", { class: `event-${entry.event}` }, entry.text))),
-    );
+  /** Where keyboard focus belongs now: the first move, the answer, or the status line. */
+  function sensibleControl() {
+    const view = ui.message?.view;
+    if (!view) return null;
+    if (view.over) return mainSlot.querySelector("#over-title");
+    if (isMine(view)) {
+      const control = mainSlot.querySelector("#duel button.option, .moves .options button.option, .moves .chips button");
+      if (control) return control;
+    }
+    return mainSlot.querySelector(".turn-status");
   }
 
-  function chatPanel() {
-    const input = h("input", { id: "chat-text", maxlength: 300, autocomplete: "off", "aria-label": "Chat message", dataset: { focus: "chat" } });
-    return h(
-      "section",
-      { class: "chat", "aria-labelledby": "chat-title" },
-      h("h2", { id: "chat-title" }, "Chat"),
-      h("ol", { class: "chat-lines" }, ui.chat.map((line) => h("li", {}, h("strong", {}, line.name), `: ${line.text}`))),
-      seat
-        ? h(
-            "form",
-            {
-              class: "chat-form",
-              onSubmit: (event) => {
-                event.preventDefault();
-                const text = input.value.trim();
-                if (text && socket.send({ type: "chat", text })) input.value = "";
-              },
-            },
-            input,
-            h("button", { type: "submit" }, "Send"),
-          )
-        : null,
-    );
+  function placeFocus() {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || active === main || !active.isConnected;
+    const parked = active?.matches?.(".turn-status, #over-title") && mainSlot.contains(active);
+    if (!lost && !parked) return;
+    const target = sensibleControl();
+    if (target && target !== active) target.focus({ preventScroll: !window.matchMedia("(max-width: 719px)").matches });
   }
 
-  function draw() {
-    const chatDraft = container.querySelector("#chat-text")?.value;
-    const parts = [connectionBanner()];
+  function revealGameOver() {
+    const view = ui.message?.view;
+    const panel = mainSlot.querySelector(".game-over");
+    if (!view?.over || !panel || ui.overShown === ui.message.version) return;
+    ui.overShown = ui.message.version;
+    panel.scrollIntoView({ block: "start" });
+    panel.querySelector("#over-title").focus({ preventScroll: true });
+  }
+
+  /** Redraw the page; `entries` are the log entries new in this state (motion plays them). */
+  function draw(entries = []) {
+    const before = motion.capture(mainSlot);
     const room = ui.room;
+    const parts = [connectionBanner()];
+    let tableShown = false;
     if (!room) parts.push(h("p", { class: "hint" }, "Connecting to the room…"));
     else if (room.status === "waiting" || !ui.message) {
-      if (ui.notice) parts.push(h("p", { class: `notice ${ui.notice.kind}`, role: "alert" }, ui.notice.text));
-      parts.push(room.status === "waiting" ? waitingRoom(room) : h("p", { class: "hint" }, "Loading the table…"));
+      parts.push(noticeLine());
+      parts.push(room.status === "waiting" ? waitingRoom(room, { code, seat, ui, hostCall }) : h("p", { class: "hint" }, "Loading the table…"));
     } else {
-      const message = ui.message;
-      parts.push(h("h1", { class: "visually-hidden" }, room.options.room_name));
-      if (message.view.over) parts.push(gameOver(message));
-      parts.push(h("div", { class: "play-area" }, tableView(message, ui, handlers), h("div", { class: "side" }, logPanel(message.view), chatPanel())));
+      parts.push(tablePage(ui.message));
+      tableShown = true;
     }
-    const hadFocus = container.contains(document.activeElement);
-    render(container, parts);
-    if (hadFocus && !container.contains(document.activeElement)) {
-      // The control just used is gone (the move was played): keep keyboard users at the table.
-      container.querySelector(".turn-status, h1, h2")?.focus();
-    }
-    const chatInput = container.querySelector("#chat-text");
-    if (chatInput && chatDraft) chatInput.value = chatDraft;
+    container.classList.toggle("at-table", tableShown);
+    render(mainSlot, parts);
+    motion.update(mainSlot, before, entries);
+    side.update(tableShown ? ui.message.view : null);
+    placeFocus();
+    revealGameOver();
     updateClock();
   }
 
   draw();
-}
-
-function withoutSeat(fields) {
-  const { seat: _seat, ...rest } = fields;
-  return rest;
 }

@@ -1,0 +1,171 @@
+// A player's place at the table: name, badges, hand (backs for rivals, faces in a replay) and
+// stack. The top set is drawn large and face up; the sets below collapse into a strip.
+
+import { kindName } from "./cards.js";
+import { cardBack, cardFace } from "./cardface.js";
+import { h, money } from "./dom.js";
+
+/** A face-up card (`data-card`, the element motion follows): "hand", "set" or "mini" size. */
+export function card(cardData, { size = "mini", testid } = {}) {
+  const face = cardFace(cardData, { size });
+  if (testid) face.dataset.testid = testid;
+  return face;
+}
+
+/** Face-down cards with their count: a rival's hand, the deck, a covered draft pile. */
+export function backs(count, { size = "mini", label } = {}) {
+  return cardBack({ count, size, label });
+}
+
+function shortMoney(value) {
+  return value >= 1000 ? `$${Math.round(value / 1000)}k` : money(value);
+}
+
+function where(depth) {
+  if (depth === 0) return "top";
+  if (depth === 1) return "second from top";
+  if (depth === 2) return "third from top";
+  return `${depth + 1}th from top`;
+}
+
+function setWords(set, depth) {
+  return `${kindName(set.kind)} set, ${money(set.value)}, ${where(depth)}, ${set.exposed ? "exposed" : "protected"}`;
+}
+
+function stateBadge(set) {
+  return h("span", { class: `badge ${set.exposed ? "exposed" : "protected"}` }, set.exposed ? "exposed" : "protected");
+}
+
+/** A set that a rival may pick to challenge becomes a button; any other set is plain. */
+function pickable(element, set, depth, seat, onPick) {
+  if (!onPick) return element;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "set-pick",
+      "aria-label": `${setWords(set, depth)}: challenge it`,
+      dataset: { focus: `set-${seat}-${depth}` },
+      onClick: () => onPick(seat, depth),
+    },
+    element,
+  );
+}
+
+function setAttributes(set, index, depth) {
+  return { set: String(index), depth: String(depth), kind: set.kind };
+}
+
+/** The top set (or any set in the expanded list): every card face up, value and state. */
+function fullSet(set, index, depth, seat, onPick, size) {
+  const body = h(
+    "span",
+    { class: `set ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), ...(onPick ? {} : { role: "group", "aria-label": setWords(set, depth) }) },
+    h("span", { class: "set-cards" }, set.cards.map((c) => card(c, { size }))),
+    h("span", { class: "set-meta" }, h("span", { class: "set-value" }, money(set.value)), stateBadge(set)),
+  );
+  return pickable(body, set, depth, seat, onPick);
+}
+
+/** A set below the top, collapsed: its kind's mark and value, with its state. */
+function setChip(set, index, depth, seat, onPick) {
+  const chip = h(
+    "span",
+    { class: `set-chip ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), title: setWords(set, depth) },
+    h("span", { class: "visually-hidden" }, setWords(set, depth)),
+    h("span", { "aria-hidden": "true" }, `${kindName(set.kind)} ${shortMoney(set.value)}`),
+  );
+  return pickable(chip, set, depth, seat, onPick);
+}
+
+/**
+ * A stack (`data-zone="stack"`): the top set large, the sets below in a strip of chips that a
+ * tap opens into a list of those sets drawn in full. Each set is drawn once (top, chip or list
+ * entry), so `data-set`/`data-depth` and `data-card` name one element each. `expanded` and
+ * `onExpand(seat)` keep the list open across redraws; without `onExpand` it opens in place.
+ */
+export function stackZone(player, options = {}) {
+  const { onPick = null, expanded = false, onExpand = null, size = "set" } = options;
+  const stack = player.stack;
+  const seat = player.seat;
+  const count = stack.length;
+  const zone = h("div", { class: "stack", dataset: { zone: "stack" }, "aria-label": `Stack of ${count} set${count === 1 ? "" : "s"}, top set first` });
+  if (!count) {
+    zone.append(h("span", { class: "empty" }, "No sets yet"));
+    return zone;
+  }
+  zone.append(fullSet(stack[count - 1], count - 1, 0, seat, onPick, size));
+  if (count === 1) return zone;
+  const listId = `stack-list-${seat}`;
+  const toggle = h(
+    "button",
+    {
+      type: "button",
+      class: "strip-toggle small",
+      "aria-expanded": expanded ? "true" : "false",
+      "aria-controls": listId,
+      dataset: { focus: `strip-${seat}` },
+      onClick: () => {
+        if (onExpand) onExpand(seat);
+        else zone.replaceWith(stackZone(player, { ...options, expanded: !expanded }));
+      },
+    },
+    `+${count - 1} set${count === 2 ? "" : "s"}`,
+  );
+  const below = [];
+  for (let index = count - 2; index >= 0; index -= 1) below.push({ set: stack[index], index, depth: count - 1 - index });
+  const body = expanded
+    ? h(
+        "ol",
+        { class: "stack-list", id: listId, "aria-label": "The sets below the top" },
+        below.map(({ set, index, depth }) => h("li", {}, h("span", { class: "set-where" }, where(depth)), fullSet(set, index, depth, seat, onPick, "mini"))),
+      )
+    : h("span", { class: "strip-chips", id: listId }, below.map(({ set, index, depth }) => setChip(set, index, depth, seat, onPick)));
+  zone.append(h("div", { class: "strip" }, toggle, body));
+  return zone;
+}
+
+function seatBadges(view, player, { toAct, info }) {
+  const badges = [];
+  if (!view.over && view.active === player.seat) badges.push(h("span", { class: "badge turn" }, "turn"));
+  if (toAct && view.active !== player.seat) badges.push(h("span", { class: "badge turn" }, "to answer"));
+  if (view.dealer === player.seat) badges.push(h("span", { class: "badge" }, "dealer"));
+  if (info?.kind === "ai") badges.push(h("span", { class: "badge ai" }, `AI · ${info.level}`));
+  else if (info?.away) badges.push(h("span", { class: "badge away" }, "away: AI playing"));
+  else if (info && !info.connected) badges.push(h("span", { class: "badge away" }, "disconnected"));
+  return badges;
+}
+
+/**
+ * One player's area (`data-seat`): head, hand zone and stack zone. Options: `toAct`, `info`
+ * (the room summary's seat), `onPickSet`, `hand` (face-up cards, for a replay), `expanded`,
+ * `onExpand`, `children` (more content: your own hand and moves).
+ */
+export function playerPanel(view, player, options = {}) {
+  const isYou = player.seat === view.seat;
+  const name = player.name ?? `Seat ${player.seat + 1}`;
+  const classes = ["player", isYou ? "you" : "rival"];
+  if (!view.over && view.active === player.seat) classes.push("active");
+  if (options.toAct) classes.push("to-act");
+  let hand = null;
+  if (options.hand) hand = h("div", { class: "open-hand", dataset: { zone: "hand" }, "aria-label": "Hand" }, options.hand.map((c) => card(c)));
+  else if (!isYou) hand = h("div", { class: "rival-hand", dataset: { zone: "hand" } }, backs(player.hand_size, { label: `${player.hand_size} card${player.hand_size === 1 ? "" : "s"} in hand` }));
+  return h(
+    "section",
+    { class: classes.join(" "), "aria-label": `${name}${isYou ? " (you)" : ""}`, dataset: { seat: String(player.seat) } },
+    h(
+      "header",
+      { class: "player-head" },
+      h("strong", { class: "player-name" }, name, isYou ? " (you)" : ""),
+      seatBadges(view, player, options),
+      h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash)),
+    ),
+    h(
+      "div",
+      { class: "player-body" },
+      hand,
+      stackZone(player, { onPick: isYou ? null : options.onPickSet, expanded: options.expanded, onExpand: options.onExpand, size: options.size }),
+    ),
+    options.children,
+  );
+}
