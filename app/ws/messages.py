@@ -70,11 +70,11 @@ class ChatMessage(BaseModel):
     at: float
 
 
-class ChatHistoryMessage(BaseModel):
+class ChatHistoryMessage(TypedDict):
     """The room's last chat lines, oldest first: sent once on connect, after the first
-    ``room`` and ``state`` messages."""
+    ``room`` and ``state`` messages. A plain dict: its lines are the store's, as decoded."""
 
-    type: Literal["chat_history"] = "chat_history"
+    type: Literal["chat_history"]
     lines: list[ChatLine]
 
 

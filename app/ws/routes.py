@@ -11,7 +11,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from app.rooms import chat
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.runtime import Runtime
-from app.store.base import STORE_ERRORS, RoomStore
+from app.store.base import STORE_ERRORS
 from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection, error_message
 from app.ws.limits import origin_allowed
 from app.ws.messages import ChatHistoryMessage
@@ -93,7 +93,10 @@ async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
         # first read and ``hub.add`` would otherwise not reach it until the next one.
         room = await service.load(code) or room
         connection.open(Snapshot(room))
-        connection.deliver(await chat_history_message(service.store, code))
+        history = ChatHistoryMessage(
+            type="chat_history", lines=await chat.history(service.store, code)
+        )
+        connection.deliver(dict(history))
         # The connection lives for hours: it must not keep the room it opened with alive.
         del room
         await connection.serve()
@@ -102,9 +105,3 @@ async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
         logger.info("disconnected", extra={"room": code, "seat": connection.seat})
         if token_hash is not None:
             await hub.depart(code, token_hash, seat=connection.seat)
-
-
-async def chat_history_message(store: RoomStore, code: str) -> dict[str, object]:
-    """The ``chat_history`` message a connection gets after its first room and state."""
-    lines = await chat.history(store, code)
-    return ChatHistoryMessage(lines=lines).model_dump(mode="json")

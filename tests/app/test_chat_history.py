@@ -105,7 +105,7 @@ async def test_a_spectator_gets_the_history_and_live_lines_but_cannot_chat(
         assert (await spectator.wait_for("chat"))["text"] == "still here"
         await spectator.send({"type": "chat", "text": "me too"})
         assert (await spectator.wait_for("error"))["code"] == "spectator"
-        assert [line.text for line in await chat.history(live.runtime.service.store, code)] == [
+        assert [line["text"] for line in await chat.history(live.runtime.service.store, code)] == [
             "hello, watchers",
             "still here",
         ]
