@@ -195,21 +195,28 @@ class Client:
         await self.ws.close()
 
 
-def ws_url(live: Endpoint, code: str, token: str | None = None) -> str:
-    query = f"?token={token}" if token else ""
-    return f"ws://127.0.0.1:{live.port}/ws/{code}{query}"
+def ws_url(live: Endpoint, code: str) -> str:
+    return f"ws://127.0.0.1:{live.port}/ws/{code}"
+
+
+def hello(token: str | None = None) -> dict[str, Any]:
+    """A connection's first message: the seat's token, or none for a spectator."""
+    return {"type": "hello"} if token is None else {"type": "hello", "token": token}
 
 
 async def connect_client(
     live: Endpoint, code: str, token: str | None = None, *, origin: str | None = None
 ) -> Client:
+    """A connection that has said hello (as a seat with ``token``, else as a spectator)."""
     ws = await connect(
-        ws_url(live, code, token),
+        ws_url(live, code),
         origin=origin,  # type: ignore[arg-type]
         max_size=None,
         open_timeout=WAIT,
     )
-    return Client(ws)
+    client = Client(ws)
+    await client.send(hello(token))
+    return client
 
 
 async def create_room(
