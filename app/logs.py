@@ -4,7 +4,7 @@ Seat tokens and guest ids (``player_id``) are secrets: whoever holds one plays a
 a guest's history. Neither belongs in a URL any more (the WebSocket takes its token in a
 ``hello`` message), but an old or hostile client may still put one there, and a request line
 is logged as it came. So every line is redacted the same way before it is written: every
-query string's values, and the id in a ``/players/<id>`` path.
+query string's values, the id in a ``/players/<id>`` path, and anything shaped like a uuid.
 """
 
 from __future__ import annotations
@@ -17,13 +17,17 @@ _QUERY_VALUE = re.compile(r"([?&][^=&#\s\"']*=)[^&#\s\"']*")
 """A query parameter's value, whatever its name's spelling (``token=``, ``%74oken=``, ...)."""
 _PLAYER_PATH = re.compile(r"(/players/)[^/?#\s\"']+", re.IGNORECASE)
 """The id in ``/api/players/<id>/games``: a public id, or the guest id a browser keeps."""
+_UUID = re.compile(r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b", re.I)
+"""Any uuid: a guest id may reach a line in other ways than a path (a database error quotes
+its query's parameters), and game ids, also uuids, are found by room in the logs anyway."""
 _CONTEXT = ("room", "seat")
 """Fields a log call may pass in ``extra`` to say which room and seat it is about."""
 
 
 def redact(text: str) -> str:
-    """``text`` with every query value and every player id in a path replaced by ``***``."""
-    return _PLAYER_PATH.sub(r"\1***", _QUERY_VALUE.sub(r"\1***", text))
+    """``text`` with every query value, player id in a path and uuid replaced by ``***``."""
+    text = _PLAYER_PATH.sub(r"\1***", _QUERY_VALUE.sub(r"\1***", text))
+    return _UUID.sub("***", text)
 
 
 class RedactTokens(logging.Filter):
