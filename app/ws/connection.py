@@ -303,7 +303,7 @@ class Connection:
         except ValidationError as error:
             problem = error.errors()[0]
             where = ".".join(str(part) for part in problem["loc"][1:])
-            await self._reply(error_message("bad_message", f"{where}: {problem['msg']}", ref))
+            await self._reply(error_message("bad_message", f"{where}: {problem['msg']}.", ref))
             return
         try:
             if isinstance(message, Ping):
