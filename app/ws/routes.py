@@ -114,8 +114,8 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
     if token_in_url(websocket.scope.get("query_string", b"")):
         raise _Refused(
             "token_in_url",
-            "Seat tokens never go in the URL: send them in the hello message "
-            "(docs/protocol.md). Take a new seat: this token may have been logged.",
+            "Seat tokens never go in the URL: connect without it and send it in the first "
+            'message, {"type": "hello", "token": <seat token>}.',
             close=CLOSE_POLICY,
         )
     hello = await _hello(
