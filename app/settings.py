@@ -58,6 +58,24 @@ class Settings(BaseSettings):
     chat_max_length: int = 300
     """The longest chat message, in characters."""
 
+    ws_hello_seconds: float = 5.0
+    """How long a new WebSocket may take to send its ``hello`` before it is closed (1008)."""
+    ws_connections_per_address: int = 64
+    """Open WebSockets allowed per client address, in each server process (1013 past it)."""
+    ws_connections_per_room: int = 256
+    """Open WebSockets allowed per room, spectators counted, in each server process (1013)."""
+    chat_per_seat_per_minute: int = 20
+    """Chat lines one seat may send a minute, over all its tabs and processes."""
+    chat_per_room_per_minute: int = 60
+    """Chat lines one room may carry a minute, over all its seats and processes."""
+    ws_send_buffer_bytes: int = 65536
+    """The kernel send buffer of each WebSocket (``SO_SNDBUF``): small, so that a client that
+    does not read fills the server's own queue (``ws_queue_size``) soon, not the kernel's."""
+    ws_unwritable_seconds: float = 30.0
+    """How long a WebSocket may stay unable to take more data before it is closed (1013)."""
+    http_header_seconds: float = 10.0
+    """How long a new connection may take to send a whole request head before it is closed."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

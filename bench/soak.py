@@ -64,6 +64,7 @@ async def _play_room(
                 added.raise_for_status()
         url = away.replace("http://", "ws://") + f"/ws/{code}"
         async with connect(url, max_size=None, open_timeout=30) as watcher:
+            await watcher.send(json.dumps({"type": "hello"}))
             (await http.post(f"/api/rooms/{code}/start", headers=auth)).raise_for_status()
             async with asyncio.timeout(max(0.0, until - time.monotonic())):
                 async for raw in watcher:

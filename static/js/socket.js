@@ -29,10 +29,10 @@ export class GameSocket {
     window.addEventListener("online", this.online);
   }
 
+  /** The room's WebSocket URL: never with the token, which the hello message carries. */
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}`;
   }
 
   connect() {
@@ -41,6 +41,7 @@ export class GameSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
       this.attempt = 0;
       this.handlers.onStatus("open");
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);

@@ -71,7 +71,6 @@ async def test_a_whole_game_logs_room_and_seat_but_never_a_token(
         server.stop()
     logged = server.logged
     assert host not in logged and bob["token"] not in logged, "a seat token was logged"
-    assert "token=***" in logged
     lines = logged.splitlines()
     odd = [line for line in lines if not line.startswith("time=")]
     assert not odd, odd[:3]

@@ -108,7 +108,6 @@ async def test_two_processes_on_one_redis_play_one_room_together(
         for client in (ann, bob, watcher):
             await client.close()
     logged = "".join(server.logged for server in two_servers)
-    assert "token=***" in logged
     assert host not in logged and bob_token not in logged, "a seat token was logged"
 
 
