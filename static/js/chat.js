@@ -22,14 +22,16 @@ const CHAT_ERRORS = {
   bad_text: "That message has characters that cannot be sent.",
   chat_too_fast: "You are chatting too fast; wait a moment.",
   chat_busy: "The chat is busy; wait a moment.",
-  spectator: "Spectators can read the chat but not write in it.",
 };
 
 /** Refusals any message may get: about chat only while a line just sent has had no answer. */
 const SENDING_ERRORS = {
   rate_limited: "Slow down: that message was not sent.",
   unavailable: "The message could not be sent; try again.",
+  not_seated: "Your seat is no longer in this room.",
 };
+
+const READ_ONLY = "Spectators can read the chat but not write in it.";
 
 let panels = 0;
 
@@ -103,7 +105,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
   const label = el("label", { for: `${id}-text`, class: "visually-hidden" }, "Chat message");
   const button = el("button", { type: "submit" }, "Send");
   const form = el("form", { class: "chat-form" }, label, input, button);
-  const readOnly = el("p", { class: "chat-read-only" }, CHAT_ERRORS.spectator);
+  const readOnly = el("p", { class: "chat-read-only" }, READ_ONLY);
   const element = el(
     "section",
     { class: "chat-panel", "aria-labelledby": `${id}-title` },

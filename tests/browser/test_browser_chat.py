@@ -135,9 +135,16 @@ def test_enter_sends_and_a_refusal_is_shown_in_words_with_the_text_given_back(
     assert page.evaluate("window.sent") == ["good luck", "good luck"]
     receive(page, {"type": "chat", **line(0, "Ann", "good luck", 9.0)})
     expect(page.get_by_role("alert")).to_be_hidden()
-    # A refusal of another kind of message is none of the chat's business.
+    # A refusal of another kind of message is none of the chat's business, nor is one any
+    # message may get (a move sent too fast) once the line sent has had its answer.
     receive(page, {"type": "error", "ref": 3, "code": "not_your_turn", "message": "Not yet."})
+    receive(page, {"type": "error", "ref": None, "code": "rate_limited", "message": "Slow."})
     expect(page.locator(".chat-problem")).to_be_hidden()
+    field.fill("once more")
+    field.press("Enter")
+    receive(page, {"type": "error", "ref": None, "code": "rate_limited", "message": "Slow."})
+    expect(page.get_by_role("alert")).to_have_text("Slow.")
+    expect(field).to_have_value("once more")
 
 
 def test_a_spectator_reads_but_has_no_input(open_page: OpenPage, server: Server) -> None:
