@@ -152,13 +152,15 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
     try:
         if token_hash is not None:
             await service.set_presence(code, token_hash, connected=True)
+        # The chat history is read before the room, so that it follows the first state at
+        # once; a line said meanwhile reaches the connection live (and may be in it too).
+        history = ChatHistoryMessage(
+            type="chat_history", lines=await chat.history(service.store, code)
+        )
         # Read again now that the hub holds the connection: a commit fanned out between the
         # first read and ``hub.add`` would otherwise not reach it until the next one.
         room = await service.load(code) or room
         connection.open(Snapshot(room))
-        history = ChatHistoryMessage(
-            type="chat_history", lines=await chat.history(service.store, code)
-        )
         connection.deliver(dict(history))
         # The connection lives for hours: it must not keep the room it opened with alive.
         del room
