@@ -91,10 +91,8 @@ export class GameSocket {
         this.handlers.onError(message);
         break;
       case "chat":
-        this.handlers.onChat(message);
-        break;
       case "chat_history":
-        this.handlers.onChatHistory?.(message);
+        this.handlers.onChat(message);
         break;
       default:
         break;
