@@ -9,15 +9,22 @@ import { h, money, s } from "./dom.js";
 const SPRITE = "/static/img/cards.svg";
 const SIZES = new Set(["hand", "set", "mini"]);
 
+/** What a small card prints for the long names (the spoken label keeps the full name). */
+const SHORT_NAMES = {
+  coins: "Coins",
+  guitar: "Guitar",
+  stocks: "Stocks",
+};
+
 function sizeClass(size) {
   if (!SIZES.has(size)) throw new Error(`unknown card size: ${size}`);
   return `cardface--${size}`;
 }
 
-function art(symbol, className) {
+function art(symbol, className, viewBox) {
   return s(
     "svg",
-    { class: className, viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" },
+    { class: className, viewBox, "aria-hidden": "true", focusable: "false" },
     s("use", { href: `${SPRITE}#${symbol}` }),
   );
 }
@@ -46,11 +53,11 @@ export function cardFace(card, { size = "hand" } = {}) {
   const info = KINDS[card.kind] ?? { group: "asset" };
   const dataset = { kind: card.kind };
   if (card.id !== undefined && card.id !== null) dataset.card = String(card.id);
-  const name = kindName(card.kind);
+  const name = size === "hand" ? kindName(card.kind) : (SHORT_NAMES[card.kind] ?? kindName(card.kind));
   return h(
     "span",
     {
-      class: `cardface ${sizeClass(size)} group-${info.group} kind-${card.kind}${name.length > 11 ? " long-name" : ""}`,
+      class: `cardface ${sizeClass(size)} group-${info.group} kind-${card.kind}${name.length > (size === "hand" ? 11 : 8) ? " long-name" : ""}`,
       dataset,
     },
     h(
@@ -59,7 +66,7 @@ export function cardFace(card, { size = "hand" } = {}) {
       h("span", { class: "cf-value" }, bandText(card.kind)),
       info.group === "wild" ? h("span", { class: "cf-tag" }, card.kind === "penny_jar" ? "×2" : "W") : null,
     ),
-    art(`art-${card.kind}`, "cf-art"),
+    art(`art-${card.kind}`, "cf-art", "0 0 100 100"),
     h("span", { class: "cf-name", "aria-hidden": "true" }, name),
     h("span", { class: "cf-label" }, faceLabel(card.kind)),
   );
@@ -80,7 +87,7 @@ export function cardBack({ count, size = "hand", label } = {}) {
       role: "img",
       "aria-label": spoken,
     },
-    art("card-back", "cb-art"),
+    art("card-back", "cb-art", "0 0 100 140"),
     stacked ? h("span", { class: "cb-count", "aria-hidden": "true" }, String(count)) : null,
   );
 }

@@ -1,18 +1,31 @@
 // The stash chart: every player's stash value after each step of a finished game, as SVG.
 
-import { s } from "./dom.js";
+import { h, money, s } from "./dom.js";
 
 const COLORS = ["#1b5e9e", "#b3261e", "#1e7a3a", "#8a4b00", "#6a2c91", "#006d75"];
 const DASHES = ["", "8 4", "2 3", "10 3 2 3", "5 5", "1 4"];
+const WIDEST = 640;
+const NARROWEST = 300;
+
+function swatch(seat) {
+  return s(
+    "svg",
+    { class: "swatch", viewBox: "0 0 24 8", width: 24, height: 8, "aria-hidden": "true" },
+    s("line", { x1: 0, x2: 24, y1: 4, y2: 4, stroke: COLORS[seat % COLORS.length], "stroke-width": 3, "stroke-dasharray": DASHES[seat % DASHES.length] || undefined }),
+  );
+}
 
 /**
  * names: one name per seat; series: per step, the stash value of every seat.
- * Returns an <svg> with a title, a description and a legend, scaled to its container.
+ * Returns a figure body: an <svg class="chart"> with a title and a description (what a screen
+ * reader hears) and, under it, the legend as text that stays readable on a phone. The drawing is
+ * as wide as the page has room for, so its labels keep their size on a narrow screen.
  */
 export function stashChart(names, series, title = "Stash value over the game") {
-  const width = 640;
-  const height = 300;
-  const pad = { left: 64, right: 16, top: 16, bottom: 40 };
+  const room = document.getElementById("main")?.clientWidth ?? WIDEST;
+  const width = Math.round(Math.max(NARROWEST, Math.min(WIDEST, room - 40)));
+  const height = Math.round(Math.max(200, width * 0.45));
+  const pad = { left: 52, right: 12, top: 12, bottom: 24 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const steps = Math.max(series.length - 1, 1);
@@ -30,6 +43,7 @@ export function stashChart(names, series, title = "Stash value over the game") {
       s("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }, `$${Math.round(value / 1000)}k`),
     );
   }
+  grid.push(s("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "tick" }, `${series.length - 1} actions`));
   const lines = names.map((name, seat) => {
     const points = series.map((values, step) => `${x(step).toFixed(1)},${y(values[seat] ?? 0).toFixed(1)}`);
     return s("polyline", {
@@ -37,31 +51,30 @@ export function stashChart(names, series, title = "Stash value over the game") {
       fill: "none",
       stroke: COLORS[seat % COLORS.length],
       "stroke-width": 2.5,
+      "stroke-linejoin": "round",
       "stroke-dasharray": DASHES[seat % DASHES.length] || undefined,
       "data-seat": seat,
     });
   });
   const last = series[series.length - 1] || [];
-  const legend = names.map((name, seat) =>
+  const summary = names.map((name, seat) => `${name} ends with ${money(last[seat] ?? 0)}`).join("; ");
+  return [
     s(
-      "g",
-      { transform: `translate(${pad.left + (seat % 3) * 190}, ${height - 22 + Math.floor(seat / 3) * 14})` },
-      s("line", { x1: 0, x2: 22, y1: -4, y2: -4, stroke: COLORS[seat % COLORS.length], "stroke-width": 3, "stroke-dasharray": DASHES[seat % DASHES.length] || undefined }),
-      s("text", { x: 28, y: 0, class: "legend" }, `${name} $${(last[seat] ?? 0).toLocaleString("en-US")}`),
+      "svg",
+      { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart", "aria-labelledby": "chart-title chart-desc" },
+      s("title", { id: "chart-title" }, title),
+      s("desc", { id: "chart-desc" }, `${series.length} steps. ${summary}.`),
+      grid,
+      s("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: pad.top + plotH, class: "axis" }),
+      s("line", { x1: pad.left, x2: width - pad.right, y1: pad.top + plotH, y2: pad.top + plotH, class: "axis" }),
+      lines,
     ),
-  );
-  const summary = names.map((name, seat) => `${name} ends with $${(last[seat] ?? 0).toLocaleString("en-US")}`).join("; ");
-  return s(
-    "svg",
-    { viewBox: `0 0 ${width} ${height + (names.length > 3 ? 14 : 0)}`, role: "img", class: "chart", "aria-labelledby": "chart-title chart-desc" },
-    s("title", { id: "chart-title" }, title),
-    s("desc", { id: "chart-desc" }, `${series.length} steps. ${summary}.`),
-    grid,
-    s("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: pad.top + plotH, class: "axis" }),
-    s("line", { x1: pad.left, x2: width - pad.right, y1: pad.top + plotH, y2: pad.top + plotH, class: "axis" }),
-    lines,
-    legend,
-  );
+    h(
+      "ul",
+      { class: "chart-legend", "aria-hidden": "true" },
+      names.map((name, seat) => h("li", {}, swatch(seat), h("span", { class: "legend-name" }, name), h("span", { class: "legend-value" }, money(last[seat] ?? 0)))),
+    ),
+  ];
 }
 
 /**

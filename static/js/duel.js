@@ -80,7 +80,7 @@ export function duelPanel(message, ui, handlers) {
           "li",
           { dataset: { seat: String(play.seat) } },
           h("strong", {}, play.seat === view.seat ? "You" : view.players[play.seat].name),
-          " played ",
+          " played",
           h("span", { class: "duel-cards" }, play.cards.map((c) => card(c))),
           h("span", { class: "visually-hidden" }, play.cards.map((c) => kindName(c.kind)).join(" + ")),
         ),

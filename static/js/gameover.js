@@ -34,28 +34,32 @@ export function gameOver(view, { finished, gameId, onRematch }) {
   return h(
     "section",
     { class: "game-over", "aria-labelledby": "over-title" },
-    h("h2", { id: "over-title", tabindex: "-1" }, "Game over"),
-    h("p", { class: "winner", dataset: { testid: "winner" } }, winnerText(winners, view, names)),
     h(
-      "ol",
-      { class: "final" },
-      order.map((p) =>
-        h(
-          "li",
-          { class: winners.includes(p.seat) ? "won" : "" },
-          h("strong", {}, names[p.seat]),
-          ` ${money(totals[p.seat])}`,
-          winners.includes(p.seat) ? h("span", { class: "badge turn" }, "winner") : null,
+      "div",
+      { class: "over-summary" },
+      h("h2", { id: "over-title", tabindex: "-1" }, "Game over"),
+      h("p", { class: "winner", dataset: { testid: "winner" } }, winnerText(winners, view, names)),
+      h(
+        "ol",
+        { class: "final" },
+        order.map((p) =>
+          h(
+            "li",
+            { class: winners.includes(p.seat) ? "won" : "" },
+            h("strong", {}, names[p.seat]),
+            ` ${money(totals[p.seat])}`,
+            winners.includes(p.seat) ? h("span", { class: "badge turn" }, "winner") : null,
+          ),
         ),
+      ),
+      h(
+        "p",
+        { class: "links" },
+        onRematch ? h("button", { type: "button", class: "primary", dataset: { focus: "rematch" }, onClick: onRematch }, "Rematch") : null,
+        gameId ? h("a", { href: `/games/${gameId}`, class: "button", dataset: { focus: "replay" } }, "Watch the replay") : null,
+        h("a", { href: "/", class: "button" }, "Lobby"),
       ),
     ),
     chart,
-    h(
-      "p",
-      { class: "links" },
-      onRematch ? h("button", { type: "button", class: "primary", dataset: { focus: "rematch" }, onClick: onRematch }, "Rematch") : null,
-      gameId ? h("a", { href: `/games/${gameId}`, class: "button", dataset: { focus: "replay" } }, "Watch the replay") : null,
-      h("a", { href: "/", class: "button" }, "Lobby"),
-    ),
   );
 }

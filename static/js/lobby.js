@@ -2,6 +2,7 @@
 // that an invite link (/r/<code>) opens.
 
 import { api } from "./api.js";
+import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
@@ -10,6 +11,7 @@ const RULES = [
   ["simple_actions", "Simple with actions (Swap, Move, Penny Jar)"],
   ["simple", "Simple (5 cards, one action)"],
 ];
+const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
 const ROUNDS = [
   ["1", "One round"],
   ["3", "Three rounds (highest total)"],
@@ -22,6 +24,8 @@ const CLOCKS = [
   ["60", "60 seconds a turn"],
   ["120", "2 minutes a turn"],
 ];
+const HERO_CARDS = ["piggy_bank", "gold_bar", "yacht"];
+const BLANK_NAME = "Please enter a name for the others to see at the table: a letter or two is enough, but not only spaces.";
 
 function field(label, control, hint) {
   return h("div", { class: "field" }, h("label", { for: control.id }, label), control, hint ? h("p", { class: "hint", id: `${control.id}-hint` }, hint) : null);
@@ -32,28 +36,84 @@ function select(id, options, chosen) {
 }
 
 function nameInput(id) {
-  return h("input", { id, name: "name", required: true, maxlength: 30, autocomplete: "nickname", value: playerName() });
+  return h("input", { id, name: "name", "aria-required": "true", maxlength: 30, autocomplete: "nickname", value: playerName() });
 }
 
-function errorBox() {
-  return h("p", { class: "notice error", role: "alert", hidden: true });
+function errorBox(id) {
+  return h("p", { id, class: "notice error", role: "alert", hidden: true });
 }
 
-function showError(box, error) {
-  box.textContent = error.message;
+function showError(box, message) {
+  box.textContent = message;
   box.hidden = false;
+}
+
+/**
+ * The name typed in ``input``, or null after saying, next to it, why it cannot be used. The
+ * server checks names too (and its refusal is shown the same way); this only spares a round trip.
+ */
+function checkedName(input, box) {
+  const name = input.value.trim();
+  input.setAttribute("aria-invalid", name ? "false" : "true");
+  if (name) return name;
+  showError(box, BLANK_NAME);
+  input.setAttribute("aria-describedby", box.id);
+  input.focus();
+  return null;
+}
+
+function refused(input, box, error) {
+  showError(box, error.message);
+  if (error.code === "blank_text" || error.code === "bad_text" || error.code === "text_too_long") {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", box.id);
+    input.focus();
+  }
 }
 
 function roundsValue(value) {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+function rulesText(rules, draft) {
+  return `${RULE_NAMES[rules] ?? rules}${draft ? " + draft piles" : ""}`;
+}
+
+/** A fan of three face-up cards, only to set the scene: the words beside it say everything. */
+function heroCards() {
+  return h(
+    "div",
+    { class: "hero-cards", "aria-hidden": "true" },
+    HERO_CARDS.map((kind) => h("div", { class: "hero-card" }, cardFace({ kind }, { size: "hand" }))),
+  );
+}
+
+function publicRoom(room) {
+  const open = `${room.open_seats} of ${room.seats} ${room.seats === 1 ? "seat" : "seats"} open`;
+  return h(
+    "li",
+    { class: "room-card" },
+    h("a", { href: `/r/${room.code}`, class: "room-card-name" }, room.room_name),
+    h("span", { class: "room-card-meta" }, `${rulesText(room.rules, room.draft)} · ${open} · host ${room.host_name}`),
+  );
+}
+
+function finishedGame(game) {
+  return h(
+    "li",
+    { class: "game-card" },
+    h("a", { href: `/games/${game.id}` }, new Date(game.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })),
+    h("span", { class: `badge${game.winner ? " turn" : ""}` }, game.winner ? "won" : "played"),
+    h("span", { class: "game-card-meta" }, `${money(game.total)} · ${game.players.map((p) => p.name).join(", ")}`),
+  );
+}
+
 export function lobbyPage(main, { navigate }) {
-  const createError = errorBox();
+  const createError = errorBox("create-error");
   const name = nameInput("create-name");
   const roomName = h("input", { id: "room-name", maxlength: 60, placeholder: "Optional" });
   const rules = select("rules", RULES, "advanced");
-  const seats = h("input", { id: "seats", type: "number", min: 2, max: 6, value: 4, required: true });
+  const seats = h("input", { id: "seats", type: "number", min: 2, max: 6, value: 4, required: true, inputmode: "numeric" });
   const draft = h("input", { id: "draft", type: "checkbox", "aria-describedby": "draft-hint" });
   const visibility = select("visibility", [["private", "Private: invite link only"], ["public", "Public: listed here"]], "private");
   const clock = select("clock", CLOCKS, "");
@@ -62,9 +122,11 @@ export function lobbyPage(main, { navigate }) {
   async function create(event) {
     event.preventDefault();
     createError.hidden = true;
-    setPlayerName(name.value.trim());
+    const chosen = checkedName(name, createError);
+    if (!chosen) return;
+    setPlayerName(chosen);
     const options = {
-      name: name.value.trim(),
+      name: chosen,
       rules: rules.value,
       draft: draft.checked,
       seats: Number(seats.value),
@@ -79,7 +141,7 @@ export function lobbyPage(main, { navigate }) {
       rememberSeat(created.code, { seat: created.seat, token: created.token, name: options.name });
       navigate(`/room/${created.code}`);
     } catch (error) {
-      showError(createError, error);
+      refused(name, createError, error);
     }
   }
 
@@ -87,25 +149,14 @@ export function lobbyPage(main, { navigate }) {
   function join(event) {
     event.preventDefault();
     const value = code.value.trim().toUpperCase();
-    if (value) navigate(`/r/${value}`);
+    if (value) navigate(`/r/${encodeURIComponent(value)}`);
   }
 
   const rooms = h("div", { class: "room-list", "aria-live": "polite" }, h("p", { class: "hint" }, "Loading public rooms…"));
   async function loadRooms() {
     try {
       const list = await api.listRooms();
-      render(
-        rooms,
-        list.length
-          ? h(
-              "ul",
-              {},
-              list.map((room) =>
-                h("li", {}, h("a", { href: `/r/${room.code}` }, room.room_name), ` · ${room.rules.replace("_", " + ")}${room.draft ? " + draft" : ""} · ${room.open_seats} of ${room.seats} seats open · host ${room.host_name}`),
-              ),
-            )
-          : h("p", { class: "hint" }, "No public rooms are waiting right now. Create one!"),
-      );
+      render(rooms, list.length ? h("ul", { class: "cards-list" }, list.map(publicRoom)) : h("p", { class: "hint" }, "No public rooms are waiting right now. Create one!"));
     } catch (error) {
       render(rooms, h("p", { class: "hint" }, error.message));
     }
@@ -114,16 +165,13 @@ export function lobbyPage(main, { navigate }) {
   const poll = setInterval(loadRooms, 5000);
   onLeave(() => clearInterval(poll));
 
-  const history = h("div", { class: "history" });
+  const history = h("section", { class: "panel history", "aria-labelledby": "history-title", hidden: true });
   api
     .playerGames(playerId())
     .then((page) => {
       if (!page.games.length) return;
-      render(
-        history,
-        h("h2", {}, "Your games"),
-        h("ul", {}, page.games.map((game) => h("li", {}, h("a", { href: `/games/${game.id}` }, new Date(game.ended_at).toLocaleString()), ` · ${game.winner ? "won" : "played"} with ${money(game.total)} · ${game.players.map((p) => p.name).join(", ")}`))),
-      );
+      render(history, h("h2", { id: "history-title" }, "Your games"), h("ul", { class: "cards-list" }, page.games.map(finishedGame)));
+      history.hidden = false;
     })
     .catch(() => {});
 
@@ -131,40 +179,62 @@ export function lobbyPage(main, { navigate }) {
     h(
       "div",
       { class: "lobby" },
-      h("h1", {}, "Cash Stash"),
-      h("p", { class: "tagline" }, "Collect sets of assets, steal your rivals' exposed sets, protect your own. ", h("a", { href: "/help" }, "How to play")),
+      h(
+        "section",
+        { class: "hero", "aria-labelledby": "lobby-title" },
+        h(
+          "div",
+          { class: "hero-text" },
+          h("h1", { id: "lobby-title" }, "Cash Stash"),
+          h("p", { class: "tagline" }, "Collect sets of assets, steal your rivals' exposed sets, protect your own."),
+          h("p", {}, h("a", { href: "/help", class: "button hero-link" }, "How to play")),
+        ),
+        heroCards(),
+      ),
       h(
         "div",
         { class: "lobby-grid" },
         h(
           "form",
-          { class: "panel", "aria-labelledby": "create-title", onSubmit: create },
+          { class: "panel create", "aria-labelledby": "create-title", onSubmit: create },
           h("h2", { id: "create-title" }, "Create a room"),
           field("Your name", name),
-          field("Room name", roomName),
-          field("Rule set", rules),
-          field("Seats (2–6, people and AI)", seats),
-          h("div", { class: "field check" }, draft, h("label", { for: "draft" }, "Draft piles"), h("p", { class: "hint", id: "draft-hint" }, "Offered with 2 or 3 seats.")),
-          field("Who can join", visibility),
-          field("Clock", clock),
-          field("Win condition", rounds),
+          h(
+            "fieldset",
+            {},
+            h("legend", {}, "The game"),
+            field("Rule set", rules),
+            field("Seats (2–6, people and AI)", seats),
+            h("div", { class: "field check" }, draft, h("label", { for: "draft" }, "Draft piles"), h("p", { class: "hint", id: "draft-hint" }, "Offered with 2 or 3 seats.")),
+            field("Win condition", rounds),
+          ),
+          h("fieldset", {}, h("legend", {}, "The room"), field("Room name", roomName), field("Who can join", visibility), field("Clock", clock)),
           createError,
           h("button", { type: "submit", class: "primary" }, "Create room"),
         ),
         h(
           "div",
-          { class: "panel" },
+          { class: "lobby-side" },
           h(
             "form",
-            { "aria-labelledby": "join-title", onSubmit: join },
+            { class: "panel", "aria-labelledby": "join-title", onSubmit: join },
             h("h2", { id: "join-title" }, "Join by code"),
-            field("Room code", code),
-            h("button", { type: "submit" }, "Find room"),
+            h("div", { class: "field" }, h("label", { for: "join-code" }, "Room code"), h("div", { class: "inline" }, code, h("button", { type: "submit" }, "Find room"))),
           ),
-          h("h2", {}, "Public rooms"),
-          rooms,
+          h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),
           history,
-          h("p", {}, h("a", { href: "/leaderboard" }, "Leaderboard")),
+          h(
+            "section",
+            { class: "panel how", "aria-labelledby": "how-title" },
+            h("h2", { id: "how-title" }, "A game in three moves"),
+            h(
+              "ol",
+              {},
+              h("li", {}, h("strong", {}, "Collect."), " Pair two assets of a kind, or an asset and a wild, into a set on your stack."),
+              h("li", {}, h("strong", {}, "Steal."), " Challenge a rival's exposed top set with matching cards; whoever plays last takes it all."),
+              h("li", {}, h("strong", {}, "Protect."), " Your bottom set is always safe. When the cards run out, the richest stash wins."),
+            ),
+          ),
         ),
       ),
     ),
@@ -183,32 +253,48 @@ export async function joinPage(main, code, { navigate }) {
   try {
     room = await api.room(code);
   } catch (error) {
-    render(box, h("h1", {}, "Room not found"), h("p", { class: "notice error", role: "alert" }, error.message), h("a", { href: "/" }, "Back to the lobby"));
+    render(
+      box,
+      h("h1", {}, "Room not found"),
+      h("p", { class: "notice error", role: "alert" }, error.message),
+      h("p", {}, "The invite may be mistyped, or the room has closed."),
+      h("p", {}, h("a", { href: "/", class: "button primary" }, "Back to the lobby")),
+    );
     return;
   }
-  const error = errorBox();
+  const error = errorBox("join-error");
   const name = nameInput("join-name");
   const people = room.seats.filter(Boolean).map((seat) => seat.name);
   async function join(event) {
     event.preventDefault();
     error.hidden = true;
-    setPlayerName(name.value.trim());
+    const chosen = checkedName(name, error);
+    if (!chosen) return;
+    setPlayerName(chosen);
     try {
-      const granted = await api.join(room.code, name.value.trim(), playerId());
-      rememberSeat(room.code, { seat: granted.seat, token: granted.token, name: name.value.trim() });
+      const granted = await api.join(room.code, chosen, playerId());
+      rememberSeat(room.code, { seat: granted.seat, token: granted.token, name: chosen });
       navigate(`/room/${room.code}`);
     } catch (problem) {
-      showError(error, problem);
+      refused(name, error, problem);
     }
   }
   const open = room.status === "waiting" && room.open_seats > 0;
+  const options = room.options;
+  box.classList.add("invitation");
   render(
     box,
-    h("h1", {}, `Join ${room.options.room_name}`),
-    h("p", {}, `${people.join(", ")} ${people.length === 1 ? "is" : "are"} here. ${room.open_seats} of ${room.options.seats} seats open.`),
+    h("div", { class: "invitation-head" }, h("p", { class: "eyebrow" }, "You are invited to a game of Cash Stash"), h("h1", {}, `Join ${options.room_name}`)),
+    h(
+      "dl",
+      { class: "facts" },
+      h("div", {}, h("dt", {}, "At the table"), h("dd", {}, people.join(", ") || "nobody yet")),
+      h("div", {}, h("dt", {}, "Seats open"), h("dd", {}, `${room.open_seats} of ${options.seats}`)),
+      h("div", {}, h("dt", {}, "Rules"), h("dd", {}, rulesText(options.rules, options.draft))),
+    ),
     open
-      ? h("form", { class: "panel", onSubmit: join }, h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name), error, h("button", { type: "submit", class: "primary" }, "Join the room"))
+      ? h("form", { class: "panel", onSubmit: join }, field("Your name", name), error, h("button", { type: "submit", class: "primary" }, "Join the room"))
       : h("p", { class: "notice info" }, room.status === "waiting" ? "Every seat is taken." : "The game has started."),
-    h("p", {}, h("a", { href: `/room/${room.code}?watch` }, "Watch as a spectator"), " · ", h("a", { href: "/" }, "Lobby")),
+    h("p", { class: "links" }, h("a", { href: `/room/${room.code}?watch` }, "Watch as a spectator"), h("a", { href: "/" }, "Lobby"), h("a", { href: "/help" }, "How to play")),
   );
 }

@@ -3,10 +3,25 @@
 import { leavePage } from "./dom.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { joinPage, lobbyPage } from "./lobby.js";
+import { notFoundPage } from "./notfound.js";
 import { replayPage } from "./replay.js";
 import { roomPage } from "./room.js";
 
 const main = document.getElementById("main");
+const SITE = "Cash Stash";
+
+/** Each page: its address pattern, its title, and what draws it from the address's parts. */
+const ROUTES = [
+  { path: /^\/$/, title: SITE, show: (context) => lobbyPage(main, context) },
+  { path: /^\/r\/([^/]+)\/?$/, title: `Join a room · ${SITE}`, show: (context, code) => joinPage(main, roomCode(code), context) },
+  { path: /^\/room\/([^/]+)\/?$/, title: SITE, show: (context, code) => roomPage(main, roomCode(code), context) },
+  { path: /^\/games\/([^/]+)\/?$/, title: `Replay · ${SITE}`, show: (context, id) => replayPage(main, decodeURIComponent(id)) },
+  { path: /^\/leaderboard\/?$/, title: `Leaderboard · ${SITE}`, show: () => leaderboardPage(main) },
+];
+
+function roomCode(part) {
+  return decodeURIComponent(part).toUpperCase();
+}
 
 function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, "", path);
@@ -14,17 +29,28 @@ function navigate(path, { replace = false } = {}) {
   route();
 }
 
+/** The site navigation says which of its pages is open. */
+function markCurrentLink(path) {
+  for (const link of document.querySelectorAll(".site-header nav a")) {
+    if (new URL(link.href).pathname === path) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
+
 function route() {
   leavePage();
   const path = location.pathname;
   const context = { navigate };
-  let match;
   window.scrollTo(0, 0);
-  if ((match = path.match(/^\/r\/([^/]+)\/?$/))) joinPage(main, decodeURIComponent(match[1]).toUpperCase(), context);
-  else if ((match = path.match(/^\/room\/([^/]+)\/?$/))) roomPage(main, decodeURIComponent(match[1]).toUpperCase(), context);
-  else if ((match = path.match(/^\/games\/([^/]+)\/?$/))) replayPage(main, decodeURIComponent(match[1]));
-  else if (path === "/leaderboard") leaderboardPage(main);
-  else lobbyPage(main, context);
+  markCurrentLink(path);
+  const found = ROUTES.find((page) => page.path.test(path));
+  if (found) {
+    document.title = found.title;
+    found.show(context, ...path.match(found.path).slice(1));
+  } else {
+    document.title = `Page not found · ${SITE}`;
+    notFoundPage(main, path);
+  }
   main.focus({ preventScroll: true });
 }
 
@@ -33,6 +59,7 @@ document.addEventListener("click", (event) => {
   if (!link || link.target || event.ctrlKey || event.metaKey || event.shiftKey) return;
   const url = new URL(link.href);
   if (url.origin !== location.origin || url.pathname === "/help" || url.pathname.startsWith("/static/")) return;
+  if (url.hash && url.pathname === location.pathname) return; // a place on this page, such as the skip link
   event.preventDefault();
   navigate(url.pathname + url.search);
 });

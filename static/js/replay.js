@@ -6,6 +6,38 @@ import { h, money, render } from "./dom.js";
 import { describe } from "./moves.js";
 import { centerPanel, playerPanel } from "./table.js";
 
+const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
+const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+
+/** The players best first; equal totals share a place (1st, 1st, 3rd). */
+export function standings(players) {
+  const sorted = [...players].sort((a, b) => b.total - a.total || a.seat - b.seat);
+  return sorted.map((player) => ({ player, place: sorted.findIndex((other) => other.total === player.total) + 1 }));
+}
+
+function ratingChange(player) {
+  if (player.rating_before === null || player.rating_after === null) return null;
+  const change = player.rating_after - player.rating_before;
+  return h("span", { class: "rating" }, `rating ${player.rating_after.toFixed(1)} (${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)})`);
+}
+
+function results(players) {
+  return h(
+    "ol",
+    { class: "standings", "aria-label": "Final result" },
+    standings(players).map(({ player, place }) =>
+      h(
+        "li",
+        { class: `standing${player.winner ? " winner-row" : ""}`, value: place, dataset: { testid: "standing" } },
+        h("span", { class: "place" }, ORDINALS[place - 1] ?? `${place}th`),
+        h("span", { class: "who" }, h("strong", {}, player.name), player.ai_level ? h("span", { class: "badge" }, `AI · ${player.ai_level}`) : null, player.winner ? h("span", { class: "badge turn" }, "winner") : null),
+        h("span", { class: "total" }, money(player.total)),
+        ratingChange(player),
+      ),
+    ),
+  );
+}
+
 export async function replayPage(main, gameId) {
   const box = h("div", { class: "replay" }, h("p", { class: "hint" }, "Loading the game…"));
   main.replaceChildren(box);
@@ -13,7 +45,7 @@ export async function replayPage(main, gameId) {
   try {
     game = await api.game(gameId);
   } catch (error) {
-    render(box, h("h1", {}, "Replay"), h("p", { class: "notice error", role: "alert" }, error.message), h("a", { href: "/" }, "Lobby"));
+    render(box, h("h1", {}, "Replay"), h("p", { class: "notice error", role: "alert" }, error.message), h("p", {}, h("a", { href: "/", class: "button primary" }, "Back to the lobby")));
     return;
   }
   const names = game.players.map((p) => p.name);
@@ -47,24 +79,30 @@ export async function replayPage(main, gameId) {
   }
 
   const winners = game.winners.map((seat) => names[seat]).join(" and ");
+  const ended = new Date(game.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   render(
     box,
+    h("p", { class: "eyebrow" }, `${RULE_NAMES[game.rules] ?? game.rules} rules${game.draft ? " with draft piles" : ""} · ${ended}`),
     h("h1", {}, "Replay"),
-    h("p", {}, `${game.rules.replace("_", " + ")} rules${game.draft ? " with draft piles" : ""}. ${winners} ${game.winners.length > 1 ? "share the win" : "wins"}.`),
-    h("ol", { class: "final" }, game.players.map((p) => h("li", {}, h("strong", {}, p.name), p.ai_level ? ` (AI, ${p.ai_level})` : "", ` ${money(p.total)}`))),
-    h("figure", { class: "chart-box" }, stashChart(names, seriesFromReplay(game)), h("figcaption", {}, "Each player's stash value after every action (with several rounds, plus the totals of the rounds already played).")),
+    h("p", { class: "lead" }, `${winners} ${game.winners.length > 1 ? "share the win" : "wins"}.`),
     h(
       "div",
-      { class: "replay-controls", role: "group", "aria-label": "Step through the game" },
+      { class: "replay-summary" },
+      h("section", { class: "panel", "aria-labelledby": "result-title" }, h("h2", { id: "result-title" }, "Final result"), results(game.players)),
+      h("figure", { class: "panel chart-box" }, stashChart(names, seriesFromReplay(game)), h("figcaption", {}, "Each player's stash value after every action (with several rounds, plus the totals of the rounds already played).")),
+    ),
+    h("h2", { id: "steps-title" }, "Step by step"),
+    h(
+      "div",
+      { class: "replay-controls", role: "group", "aria-labelledby": "steps-title" },
+      h("div", { class: "replay-slider" }, slider, counter),
       h("button", { type: "button", onClick: () => go(0) }, "First"),
       h("button", { type: "button", onClick: () => go(step - 1) }, "Previous"),
-      slider,
       h("button", { type: "button", onClick: () => go(step + 1) }, "Next"),
       h("button", { type: "button", onClick: () => go(last) }, "Last"),
-      counter,
     ),
     stepBox,
-    h("p", {}, h("a", { href: "/" }, "Lobby")),
+    h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
   );
   show();
 }

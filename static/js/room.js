@@ -108,9 +108,6 @@ export function roomPage(main, code, { navigate }) {
     onChat(message) {
       chat.receive(message);
     },
-    onChatHistory(message) {
-      chat.receive(message);
-    },
     onStatus(status, detail) {
       ui.connection = status;
       if (status === "gone") {
@@ -148,9 +145,9 @@ export function roomPage(main, code, { navigate }) {
       log: h("button", { type: "button", role: "tab", id: "tab-log", "aria-controls": "panel-log" }, "Log"),
       chat: h("button", { type: "button", role: "tab", id: "tab-chat", "aria-controls": "panel-chat" }, "Chat", unread),
     };
-    const logList = h("ol", { role: "log", class: "log-lines" });
+    const logList = h("ol", { class: "log-lines", reversed: true, tabindex: "0" });
     const panels = {
-      log: h("section", { role: "tabpanel", id: "panel-log", class: "log", "aria-labelledby": "tab-log" }, logList),
+      log: h("section", { role: "tabpanel", id: "panel-log", class: "log", "aria-labelledby": "tab-log" }, h("div", { role: "log", class: "log-box", "aria-label": "Game log, newest first" }, logList)),
       chat: h("section", { role: "tabpanel", id: "panel-chat", class: "chat", "aria-labelledby": "tab-chat" }, chat.element),
     };
     const names = Object.keys(tabs);
@@ -339,8 +336,10 @@ export function roomPage(main, code, { navigate }) {
     if (!view) return null;
     if (view.over) return mainSlot.querySelector("#over-title");
     if (isMine(view)) {
-      const control = mainSlot.querySelector("#duel button.option, .moves .options button.option, .moves .chips button");
-      if (control) return control;
+      for (const selector of ["#duel button.option", ".duel.pending button.option", ".moves .options button.option", ".moves .chips button"]) {
+        const control = mainSlot.querySelector(selector);
+        if (control) return control;
+      }
     }
     return mainSlot.querySelector(".turn-status");
   }

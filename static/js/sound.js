@@ -107,7 +107,6 @@ export function setMuted(muted) {
 export function play(name) {
   if (!(name in CUES)) throw new Error(`unknown cue: ${name}`);
   if (mutedHere) return false;
-  if (!context && navigator.userActivation?.hasBeenActive) unlock();
   if (!context) return false;
   const output = context.createGain();
   output.gain.value = VOLUME / Math.sqrt(CUES[name].length);

@@ -45,7 +45,7 @@ function handCard(cardData, selected, onToggle) {
     "button",
     {
       type: "button",
-      class: "hand-card",
+      class: "hand-card card",
       "aria-pressed": selected ? "true" : "false",
       dataset: { focus: `card-${cardData.id}`, kind: cardData.kind },
       onClick: () => onToggle(cardData.id),

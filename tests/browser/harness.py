@@ -1,9 +1,11 @@
-"""What the browser tests share: the app in a subprocess, Chromium's launch, screenshots."""
+"""What the browser tests share: the app in a subprocess, Chromium's launch, screenshots, and
+the steps every table test takes (create a room, fill it with AI, play to the end)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.app.live import free_port
 
@@ -31,6 +33,8 @@ ARTIFACTS = ROOT / "test-artifacts"
 STARTUP_SECONDS = 20.0
 WAIT_MS = 10_000
 """The longest any expectation waits for the page to show something."""
+MOST_TURNS = 400
+"""More actions than any game needs: a loop that reaches it means the game never ended."""
 
 OpenPage = Callable[..., Page]
 """``open_page(width=…, height=…)``: a new page in a browser context of its own."""
@@ -87,8 +91,113 @@ def _wait_until_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
         time.sleep(0.05)  # the process is still starting: there is no message to wait for yet
 
 
-def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """Save a screenshot under test-artifacts/ (kept by CI; the README shows copies)."""
+def screenshot(page: Page, name: str, *, full_page: bool = True, as_seen: bool = False) -> None:
+    """Save a screenshot under test-artifacts/ (kept by CI; the README shows copies): from the
+    top of the page, or with ``as_seen`` the window as the player sees it now."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=full_page)
+    if not as_seen:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=full_page and not as_seen)
+
+
+def create_room(
+    page: Page, server: Server, *, name: str, seats: int, room_name: str = "", clock: str = ""
+) -> str:
+    """Create a room from the lobby (``clock``: seconds per turn); returns its invite link."""
+    page.goto(server.url)
+    page.get_by_label("Your name").fill(name)
+    if room_name:
+        page.get_by_label("Room name").fill(room_name)
+    page.get_by_label("Seats").fill(str(seats))
+    page.get_by_label("Clock").select_option(clock)
+    page.get_by_role("button", name="Create room").click()
+    expect(page).to_have_url(re.compile(r"/room/[0-9A-Z]+$"))
+    invite = page.get_by_label("Invite link")
+    expect(invite).to_have_value(re.compile(r"/r/[0-9A-Z]+$"))
+    return invite.input_value()
+
+
+def add_ai_players(page: Page, count: int) -> None:
+    for added in range(1, count + 1):
+        page.get_by_label("AI level").select_option("easy")
+        page.get_by_role("button", name="Add AI player").click()
+        expect(page.locator(".seat-row", has_text="AI · easy")).to_have_count(added)
+
+
+def hand_ids(page: Page) -> list[str]:
+    """The ids of the cards in this seat's hand, left to right."""
+    ids: list[str] = page.locator(".hand button.hand-card [data-card]").evaluate_all(
+        "faces => faces.map(face => face.dataset.card)"
+    )
+    return ids
+
+
+def table_version(page: Page) -> str:
+    version = page.locator(".felt").get_attribute("data-version")
+    assert version is not None
+    return version
+
+
+def wait_for_next_state(page: Page, version: str) -> None:
+    expect(page.locator(f'.felt:not([data-version="{version}"])')).to_be_visible()
+
+
+def play_until_over(
+    page: Page, *, prefer: str = "", on_turn: Callable[[Page], None] | None = None
+) -> int:
+    """Take a legal move every time it is this seat's move, to the end of the game: the first
+    offered, or the first whose words start with ``prefer``. ``on_turn(page)`` runs before each
+    move. Returns the number of moves."""
+    over = page.get_by_role("heading", name="Game over")
+    my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
+    for moves in range(MOST_TURNS):
+        expect(over.or_(my_move)).to_be_visible()
+        if over.is_visible():
+            return moves
+        if on_turn:
+            on_turn(page)
+        version = table_version(page)
+        options = page.locator("button.option")
+        preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
+        (preferred.first if preferred and preferred.count() else options.first).click()
+        wait_for_next_state(page, version)
+    raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
+
+
+LAYOUT_WATCH = """
+(() => {
+  const wholeTable = %s;
+  const problems = [];
+  window.layoutProblems = problems;
+  const outside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth;
+  };
+  const check = () => {
+    const felt = document.querySelector(".felt");
+    const at = felt ? `state ${felt.dataset.version}` : location.pathname;
+    const sideways = document.documentElement.scrollWidth - innerWidth;
+    if (sideways > 0) problems.push(`${at}: the page scrolls sideways by ${sideways} px`);
+    if (!wholeTable || !felt) return;
+    const below = document.documentElement.scrollHeight - innerHeight;
+    if (below > 0) problems.push(`${at}: the page scrolls down by ${below} px`);
+    for (const selector of [".turn-status", ".player.you [data-zone='hand']", ".moves", "#duel"]) {
+      const el = document.querySelector(selector);
+      if (el && outside(el)) problems.push(`${at}: ${selector} is not inside the window`);
+    }
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
+def watch_layout(page: Page, *, whole_table_in_view: bool) -> None:
+    """After every change to the page's DOM (every state rendered), note if the page scrolls
+    sideways; with ``whole_table_in_view``, also if the page scrolls down or the status line,
+    your hand, your moves or the duel lie outside the window. Read with layout_problems()."""
+    page.add_init_script(LAYOUT_WATCH % ("true" if whole_table_in_view else "false"))
+
+
+def layout_problems(page: Page) -> list[str]:
+    problems: list[str] = page.evaluate("window.layoutProblems")
+    return problems

@@ -8,59 +8,16 @@ import re
 import httpx
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.browser.harness import OpenPage, Server, screenshot
+from tests.browser.harness import (
+    OpenPage,
+    Server,
+    add_ai_players,
+    create_room,
+    hand_ids,
+    play_until_over,
+    screenshot,
+)
 from tests.browser.server import DUEL_ROOM
-
-MOST_TURNS = 400
-"""More actions than any game needs: a loop that reaches it means the game never ended."""
-
-
-def create_room(
-    page: Page, server: Server, *, name: str, seats: int, room_name: str = "", clock: str = ""
-) -> str:
-    """Create a room from the lobby (``clock``: seconds per turn); returns its invite link."""
-    page.goto(server.url)
-    page.get_by_label("Your name").fill(name)
-    if room_name:
-        page.get_by_label("Room name").fill(room_name)
-    page.get_by_label("Seats").fill(str(seats))
-    page.get_by_label("Clock").select_option(clock)
-    page.get_by_role("button", name="Create room").click()
-    expect(page).to_have_url(re.compile(r"/room/[0-9A-Z]+$"))
-    invite = page.get_by_label("Invite link")
-    expect(invite).to_have_value(re.compile(r"/r/[0-9A-Z]+$"))
-    return invite.input_value()
-
-
-def hand_ids(page: Page) -> list[str]:
-    ids: list[str] = page.locator(".hand button.card").evaluate_all(
-        "cards => cards.map(card => card.dataset.card)"
-    )
-    return ids
-
-
-def play_until_over(page: Page, *, prefer: str = "") -> int:
-    """Take a legal move every time it is this seat's turn, to the end of the game: the first
-    offered, or the first whose words start with ``prefer``. Returns the number of moves."""
-    over = page.get_by_role("heading", name="Game over")
-    my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
-    for moves in range(MOST_TURNS):
-        expect(over.or_(my_move)).to_be_visible()
-        if over.is_visible():
-            return moves
-        version = page.locator(".table").get_attribute("data-version")
-        options = page.locator("button.option")
-        preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
-        (preferred.first if preferred and preferred.count() else options.first).click()
-        expect(page.locator(f'.table:not([data-version="{version}"])')).to_be_visible()
-    raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
-
-
-def add_ai_players(page: Page, count: int) -> None:
-    for added in range(1, count + 1):
-        page.get_by_label("AI level").select_option("easy")
-        page.get_by_role("button", name="Add AI player").click()
-        expect(page.locator(".seat", has_text="AI · easy")).to_have_count(added)
 
 
 def test_one_person_plays_a_whole_game_against_three_ai(
@@ -79,7 +36,7 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     create_room(page, server, name="Ann", seats=4)
     add_ai_players(page, 3)
     page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".hand button.card").first).to_be_visible()
+    expect(page.locator(".hand-card").first).to_be_visible()
 
     moves = play_until_over(page)
     assert moves > 0
@@ -103,7 +60,7 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     page.go_back()
     page.get_by_role("button", name="Rematch").click()
     expect(page.get_by_role("heading", name="Game over")).to_have_count(0)
-    expect(page.locator(".hand button.card").first).to_be_visible()
+    expect(page.locator(".hand-card").first).to_be_visible()
 
 
 def test_three_players_with_draft_piles_play_to_the_end(
@@ -118,7 +75,7 @@ def test_three_players_with_draft_piles_play_to_the_end(
     page.get_by_role("button", name="Create room").click()
     add_ai_players(page, 2)
     page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".draft-pile")).to_have_count(3)
+    expect(page.locator('[data-zone="pile"]')).to_have_count(3)
 
     assert play_until_over(page, prefer="Draft") > 0
     expect(page.locator(".log")).to_contain_text("Round 1 is over")
@@ -133,7 +90,7 @@ def start_duel(ann: Page, bea: Page, server: Server) -> None:
     bea.get_by_label("Your name").fill("Bea")
     bea.get_by_role("button", name="Join the room").click()
     expect(bea.get_by_text("Waiting for the host to start the game.")).to_be_visible()
-    expect(ann.locator(".seat", has_text="Bea")).to_be_visible()
+    expect(ann.locator(".seat-row", has_text="Bea")).to_be_visible()
     ann.get_by_role("button", name="Start the game").click()
     expect(ann.get_by_test_id("turn-status")).to_have_text("Your turn.")
     expect(bea.get_by_test_id("turn-status")).to_have_text("Waiting for Ann.")
@@ -142,13 +99,14 @@ def start_duel(ann: Page, bea: Page, server: Server) -> None:
 def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     open_page: OpenPage, server: Server
 ) -> None:
-    ann = open_page()
-    bea = open_page(width=360, height=780)
+    ann = open_page(width=1280, height=800)
+    bea = open_page(width=360, height=740)
     start_duel(ann, bea, server)
     expect(ann.locator(".clock")).to_have_text(re.compile(r"^[01]:\d\d left$"))
+    bea.get_by_role("tab", name="Chat").click()
     bea.get_by_label("Chat message").fill("Good luck!")
     bea.get_by_label("Chat message").press("Enter")
-    expect(ann.locator(".chat")).to_contain_text("Bea: Good luck!")
+    expect(ann.locator(".chat .chat-line")).to_contain_text(re.compile(r"Bea\s+Good luck!"))
 
     # The bottom set is protected: asking for it gets the server's reason, in words.
     ann.get_by_role("button", name=re.compile(r"^Coin Collection set.*challenge it")).click()
@@ -157,12 +115,12 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     )
 
     # Select the guitar with the keyboard, then open the challenge on Bea's top guitar set.
-    guitar = ann.locator('.hand button.card[data-kind="guitar"]')
+    guitar = ann.locator('.hand .hand-card[data-kind="guitar"]')
     guitar.focus()
     ann.keyboard.press("Space")
     expect(guitar).to_have_attribute("aria-pressed", "true")
     ann.keyboard.press("ArrowRight")
-    focused = ann.locator(".hand button.card:focus")
+    focused = ann.locator(".hand .hand-card:focus")
     expect(focused).not_to_have_attribute("data-kind", "guitar")
     expect(focused).to_have_css("outline-style", "solid")
     guitar.focus()
@@ -174,6 +132,7 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     expect(duel).to_contain_text("Ann challenges Bea's top Vintage Guitar set")
     expect(duel).to_contain_text("Your answer: one matching card")
     expect(bea.get_by_test_id("turn-status")).to_contain_text("Your answer")
+    expect(bea.locator("[data-motion]")).to_have_count(0)
     screenshot(bea, "table-mid-challenge")
     overflow = bea.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "the table does not fit a 360 px wide screen"
@@ -182,11 +141,13 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     ann_duel = ann.locator("#duel")
     expect(ann_duel).to_contain_text("Bea played")
     expect(ann_duel.get_by_role("button", name="Answer", exact=False)).to_have_count(0)
+    expect(ann.locator("[data-motion]")).to_have_count(0)  # no card in flight
+    screenshot(ann, "table-duel", full_page=False)
     ann_duel.get_by_role("button", name="Concede").click()
 
     expect(ann.locator("#duel")).to_have_count(0)
     expect(bea.locator(".log")).to_contain_text("Bea defends the Vintage Guitar set ($32,000).")
-    bea_top_set = bea.locator(".player.you .stack li").first
+    bea_top_set = bea.locator('.player.you [data-zone="stack"] [data-depth="0"]')
     expect(bea_top_set).to_contain_text("$32,000")
 
     # Ann lost that challenge: the second action may not challenge Bea again (R-16).
@@ -198,7 +159,7 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     assert len(hand_before) == 6
     bea.reload()
     expect(bea.locator(".player.you")).to_contain_text("Bea (you)")
-    expect(bea.locator(".hand button.card")).to_have_count(len(hand_before))
+    expect(bea.locator(".hand .hand-card")).to_have_count(len(hand_before))
     assert hand_ids(bea) == hand_before
 
 
