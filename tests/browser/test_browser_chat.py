@@ -8,8 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.harness import OpenPage, Server
-from tests.browser.test_browser_play import create_room
+from tests.browser.harness import OpenPage, Server, create_room
 
 MOUNT = """async (canChat) => {
   const { createChat } = await import("/static/js/chat.js");
