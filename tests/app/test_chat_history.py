@@ -98,7 +98,8 @@ async def test_a_spectator_gets_the_history_and_live_lines_but_cannot_chat(
     make_settings: MakeSettings,
 ) -> None:
     async with live_server(make_settings()) as live, live.http() as http:
-        code, host = await create_room(http, seats=2)
+        # A public room: its code lets anyone watch.
+        code, host = await create_room(http, seats=2, visibility="public")
         ann = await connect_client(live, code, host)
         await first_messages(ann)
         await ann.send({"type": "chat", "text": "hello, watchers"})
