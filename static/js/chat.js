@@ -138,7 +138,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
     const time = el("time", { datetime: new Date(line.at * 1000).toISOString() }, clock(line.at));
     const name = el("strong", { class: "chat-name" }, line.name);
     const text = el("span", { class: "chat-text" }, line.text);
-    const item = el("li", { class: "chat-line" }, time, " ", name, ": ", text);
+    const item = el("li", { class: "chat-line" }, time, " ", name, " ", text);
     if (Number.isInteger(line.seat)) item.dataset.seat = String(line.seat);
     return item;
   }

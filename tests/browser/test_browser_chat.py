@@ -175,7 +175,7 @@ def test_chat_in_the_waiting_room_reaches_a_late_joiner_and_a_reload(
     say(ann, "Welcome, everyone!")
     lines = ann.locator(".chat-panel .chat-line")
     expect(lines).to_have_count(1)
-    expect(lines).to_contain_text(["Ann: Welcome, everyone!"])
+    expect(lines).to_contain_text(["Ann Welcome, everyone!"])
 
     bea = open_page(width=360, height=740)
     join(bea, invite, "Bea")
@@ -183,15 +183,15 @@ def test_chat_in_the_waiting_room_reaches_a_late_joiner_and_a_reload(
     bea.get_by_role("tab", name=re.compile("^Chat")).click()
     history = bea.locator(".chat-panel .chat-line")
     expect(history).to_be_visible()
-    expect(history).to_contain_text(["Ann: Welcome, everyone!"])
+    expect(history).to_contain_text(["Ann Welcome, everyone!"])
     say(bea, "Hi Ann")
-    expect(lines).to_contain_text(["Ann: Welcome, everyone!", "Bea: Hi Ann"])
+    expect(lines).to_contain_text(["Ann Welcome, everyone!", "Bea Hi Ann"])
     expect(lines.last.locator("time")).to_have_text(re.compile(r"^\d\d:\d\d$"))
 
     ann.reload()
     reloaded = ann.locator(".chat-panel .chat-line")
     expect(reloaded.first).to_be_visible()
-    expect(reloaded).to_contain_text(["Ann: Welcome, everyone!", "Bea: Hi Ann"])
+    expect(reloaded).to_contain_text(["Ann Welcome, everyone!", "Bea Hi Ann"])
     overflow = bea.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "the waiting room with its chat does not fit a 360 px wide screen"
 
@@ -218,7 +218,7 @@ def test_the_chat_tab_counts_lines_said_while_the_log_is_shown(
     chat_tab.click()
     expect(ann.locator(".chat-panel .chat-line.unread")).to_have_count(0)
     expect(ann.locator(".chat-panel .chat-line")).to_contain_text(
-        ["Bea: Good luck!", "Bea: You will need it."]
+        ["Bea Good luck!", "Bea You will need it."]
     )
     expect(chat_tab).to_have_attribute("aria-label", "Chat")
     expect(ann.locator(".chat-unread-divider")).to_be_visible()
