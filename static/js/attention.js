@@ -7,7 +7,8 @@ const STORAGE_KEY = "cash-stash:notify";
 
 let yourMove = false;
 let waitingFor = "";
-let signalled = null; // while signalled: { title, icon } to restore
+let signalled = null; // while signalled: { title, icon } to restore, and the title it shows
+let notification = null; // the one shown for this move, closed once the player is back
 
 function iconLink() {
   return document.querySelector('link[rel~="icon"]');
@@ -21,19 +22,26 @@ function showSignal() {
     if (link) link.setAttribute("href", ALERT_ICON);
   }
   document.title = title;
+  signalled.shown = title;
 }
 
 function clearSignal() {
   if (!signalled) return;
-  document.title = signalled.title;
+  // A page that set its own title meanwhile (another page opened) keeps it.
+  if (document.title === signalled.shown) document.title = signalled.title;
   const link = iconLink();
   if (link && signalled.icon !== null) link.setAttribute("href", signalled.icon);
   signalled = null;
 }
 
 function update() {
-  if (yourMove && document.visibilityState === "hidden") showSignal();
-  else clearSignal();
+  if (yourMove && document.visibilityState === "hidden") {
+    showSignal();
+  } else {
+    clearSignal();
+    notification?.close();
+    notification = null;
+  }
 }
 
 document.addEventListener("visibilitychange", update);
@@ -52,11 +60,12 @@ function notificationsOn() {
 
 function notify(what) {
   if (!notificationsOn()) return;
-  const shown = new Notification("Cash Stash", { body: what, tag: "cash-stash-move", icon: ALERT_ICON });
-  shown.addEventListener("click", () => {
-    window.focus();
-    shown.close();
-  });
+  try {
+    notification = new Notification("Cash Stash", { body: what, tag: "cash-stash-move", icon: ALERT_ICON });
+  } catch {
+    return; // Some phone browsers show notifications only through a service worker.
+  }
+  notification.addEventListener("click", () => window.focus());
 }
 
 /**
@@ -69,11 +78,6 @@ export function setYourMove(isYourMove, what = "Your turn") {
   waitingFor = what;
   update();
   if (becameYourMove && document.visibilityState === "hidden") notify(what);
-}
-
-/** Whether the hidden-tab signal is showing (the title and the favicon). */
-export function isSignalling() {
-  return signalled !== null;
 }
 
 function showNotifyState(button) {

@@ -1,6 +1,6 @@
 // Short cues synthesized with the Web Audio API: no sound files. Browsers let a page make sound
 // only after the person has interacted with it, so the AudioContext is made on the first
-// pointerdown or keydown; until then play() stays silent. A mute switch is remembered.
+// pointer or key press; until then play() stays silent. A mute switch is remembered.
 
 const STORAGE_KEY = "cash-stash:sound";
 const VOLUME = 0.12;
@@ -41,23 +41,38 @@ let mutedHere = storedMuted();
 
 function unlock() {
   if (!context) {
-    const Context = window.AudioContext ?? window.webkitAudioContext;
-    if (!Context) return;
-    context = new Context();
+    if (!window.AudioContext) return;
+    try {
+      context = new AudioContext();
+    } catch {
+      return; // No audio output here: the game simply stays silent.
+    }
   }
-  if (context.state === "suspended") context.resume();
+  if (context.state === "suspended") context.resume().catch(() => {});
 }
 
-window.addEventListener("pointerdown", unlock, { capture: true });
-window.addEventListener("keydown", unlock, { capture: true });
+// A touch's pointerdown does not count as an interaction for browsers; its pointerup and
+// touchend do. Each of these retries until the context runs.
+for (const type of ["pointerdown", "pointerup", "touchend", "keydown"]) {
+  window.addEventListener(type, unlock, { capture: true, passive: true });
+}
 window.addEventListener("storage", (event) => {
   if (event.key === STORAGE_KEY) setMuted(storedMuted());
 });
 
-function note(output, [frequency, start, length, wave]) {
-  const at = context.currentTime + start;
-  const oscillator = context.createOscillator();
-  const envelope = context.createGain();
+/** Whether the context can sound now, or will as soon as its resume() settles. */
+function canSound() {
+  if (!context || context.state === "closed") return false;
+  if (context.state === "running") return true;
+  if (!navigator.userActivation?.hasBeenActive) return false;
+  context.resume().catch(() => {});
+  return true;
+}
+
+function note(audio, output, [frequency, start, length, wave]) {
+  const at = audio.currentTime + start;
+  const oscillator = audio.createOscillator();
+  const envelope = audio.createGain();
   oscillator.type = wave;
   oscillator.frequency.setValueAtTime(frequency, at);
   envelope.gain.setValueAtTime(0.0001, at);
@@ -68,9 +83,23 @@ function note(output, [frequency, start, length, wave]) {
   oscillator.stop(at + length + 0.02);
 }
 
-/** The longest a cue lasts, in seconds. */
-export function cueLength(name) {
-  return Math.max(...CUES[name].map(([, start, length]) => start + length));
+function schedule(audio, name) {
+  const output = audio.createGain();
+  output.gain.value = VOLUME / Math.sqrt(CUES[name].length);
+  output.connect(audio.destination);
+  for (const part of CUES[name]) note(audio, output, part);
+}
+
+/**
+ * A cue rendered offline, without playing it: its samples over one second, so a test can
+ * measure how loud and how long it is without anybody listening.
+ */
+export async function renderCue(name) {
+  const sampleRate = 22050;
+  const audio = new OfflineAudioContext(1, sampleRate, sampleRate);
+  schedule(audio, name);
+  const buffer = await audio.startRendering();
+  return { sampleRate, samples: buffer.getChannelData(0) };
 }
 
 /** The names of the cues. */
@@ -99,7 +128,6 @@ export function setMuted(muted) {
   for (const button of document.querySelectorAll("button[data-sound-toggle]")) showState(button);
 }
 
-
 /**
  * Play a cue ("turn", "challenge", "won", "lost", "gameover"). Silent while muted or before the
  * first interaction; returns whether it played.
@@ -107,11 +135,8 @@ export function setMuted(muted) {
 export function play(name) {
   if (!(name in CUES)) throw new Error(`unknown cue: ${name}`);
   if (mutedHere) return false;
-  if (!context) return false;
-  const output = context.createGain();
-  output.gain.value = VOLUME / Math.sqrt(CUES[name].length);
-  output.connect(context.destination);
-  for (const part of CUES[name]) note(output, part);
+  if (!canSound()) return false;
+  schedule(context, name);
   played.push(name);
   return true;
 }

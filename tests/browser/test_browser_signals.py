@@ -42,6 +42,7 @@ SIMULATED_VISIBILITY = """() => {
 FAKE_NOTIFICATIONS = """
 window.permissionRequests = 0;
 window.notificationsShown = [];
+window.notificationsClosed = 0;
 window.Notification = class {
   static permission = "default";
   static requestPermission() {
@@ -51,7 +52,7 @@ window.Notification = class {
   }
   constructor(title, options) { window.notificationsShown.push([title, options.body]); }
   addEventListener() {}
-  close() {}
+  close() { window.notificationsClosed += 1; }
 };
 """
 
@@ -149,9 +150,43 @@ def test_every_card_kind_has_its_art_and_a_readable_face(
     expect(backs.nth(1).locator(".cb-count")).to_have_text("42")
 
 
+def test_a_face_in_a_button_is_named_once_by_its_label(open_page: OpenPage, server: Server) -> None:
+    """The table wraps hand cards in toggle buttons: each reads as its label, the printed name
+    and value adding nothing twice; a back reads as its count."""
+    page = open_page()
+    page.goto(f"{server.url}/help")
+    page.evaluate(
+        """async () => {
+          const { cardFace, cardBack } = await import("/static/js/cardface.js");
+          const hand = document.createElement("div");
+          const cards = [[7, "gold_bar"], [8, "penny_jar"], [9, "swap"], [10, "yacht"]];
+          for (const [id, kind] of cards) {
+            const button = document.createElement("button");
+            button.setAttribute("aria-pressed", "false");
+            button.append(cardFace({ id, kind }));
+            hand.append(button);
+          }
+          hand.append(cardBack({ count: 1 }), cardBack({ count: 5, label: "Deck: 5 cards" }));
+          document.querySelector("main").prepend(hand);
+        }"""
+    )
+    for name in [
+        "Gold Bar, wild, $50,000",
+        "Penny Jar, wild, counts as two in a challenge, $5,000",
+        "Swap, action card",
+        "Yacht, $20,000",
+    ]:
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    expect(page.get_by_role("img", name="1 card, face down", exact=True)).to_have_count(1)
+    expect(page.get_by_role("img", name="Deck: 5 cards", exact=True)).to_have_count(1)
+
+
 @pytest.mark.parametrize("width", [1280, 360])
-def test_card_gallery_screenshots(open_page: OpenPage, server: Server, width: int) -> None:
-    """Every face at every size and the backs, saved for a person to judge."""
+def test_every_face_draws_its_art_at_every_size(
+    open_page: OpenPage, server: Server, width: int
+) -> None:
+    """Every face at every size, and the backs, drawn from the sprite (an art symbol that does
+    not load draws nothing, and the wait fails), then saved for a person to judge."""
     page = open_page(width=width, height=800)
     page.goto(server.url)
     for size in ["mini", "set", "hand"]:
@@ -178,17 +213,31 @@ def test_no_cue_before_the_first_interaction_then_cues_play(
     assert _play(page, "won") == {"played": True, "cues": ["turn", "won"]}
 
 
-def test_every_cue_is_short(open_page: OpenPage, server: Server) -> None:
+def test_every_cue_is_short_and_quiet(open_page: OpenPage, server: Server) -> None:
+    """Each cue rendered offline: audible, never loud, and below -80 dBFS again within 0.6 s."""
     page = open_page()
     page.goto(f"{server.url}/help")
-    lengths = page.evaluate(
+    measured = page.evaluate(
         """async () => {
           const sound = await import("/static/js/sound.js");
-          return Object.fromEntries(sound.CUE_NAMES.map((name) => [name, sound.cueLength(name)]));
+          const result = {};
+          for (const name of sound.CUE_NAMES) {
+            const { sampleRate, samples } = await sound.renderCue(name);
+            let peak = 0;
+            let last = 0;
+            samples.forEach((sample, index) => {
+              peak = Math.max(peak, Math.abs(sample));
+              if (Math.abs(sample) > 0.0001) last = index;
+            });
+            result[name] = { peak, seconds: last / sampleRate };
+          }
+          return result;
         }"""
     )
-    assert set(lengths) == {"turn", "challenge", "won", "lost", "gameover"}
-    assert all(0 < length < 0.6 for length in lengths.values()), lengths
+    assert set(measured) == {"turn", "challenge", "won", "lost", "gameover"}
+    for name, cue in measured.items():
+        assert 0.02 < cue["peak"] < 0.25, f"{name} is too quiet or too loud: {cue}"
+        assert 0.1 < cue["seconds"] < 0.6, f"{name} lasts {cue['seconds']:.2f} s"
 
 
 def test_mute_is_remembered_across_a_reload(open_page: OpenPage, server: Server) -> None:
@@ -267,3 +316,5 @@ def test_notifications_are_asked_for_only_by_a_press(open_page: OpenPage, server
     _your_move(page, True, "Choose a direction")
     shown = page.evaluate("window.notificationsShown")
     assert shown == [["Cash Stash", "Choose a direction"]]
+    _set_visibility(page, "visible")
+    assert page.evaluate("window.notificationsClosed") == 1, "back at the table: it goes away"
