@@ -14,10 +14,12 @@
 // data-set + data-depth (0 = the top set) and data-card (a face-up card's id).
 
 const FLIGHT_MS = 320;
-const STAGGER_MS = 110;
+const STAGGER_MS = 110; // between the entries of a batch
+const DEAL_MS = 40; // between the flights of one entry (cards drawn one after the other)
+const MAX_DEAL_MS = 160;
 const MAX_SPREAD_MS = 240; // the last flight of a batch starts at most this late
-const LAG_MS = 1000; // a waiting batch older than this is dropped (only the newest is kept)
-const MAX_WAITING = 2;
+const LAG_MS = 1000; // the most the animations may run behind the state shown
+const MAX_WAITING = 2; // with more batches waiting, only the newest is kept
 const MAX_ENTRIES = 20; // more new entries than this is a resync (a whole log): nothing flies
 const MAX_DRAWN = 3; // ghosts per draw
 const MAX_STACK_FLIGHTS = 6;
@@ -396,6 +398,11 @@ function copyTreeStyles(source, target) {
   }
 }
 
+// A ghost is only a picture: it keeps none of the attributes by which the page (or a test)
+// finds the table's elements, so nothing matches it twice while it flies.
+const isPageHook = (name) =>
+  name === "id" || name === "class" || name === "tabindex" || name === "name" || name === "for" || name.startsWith("data-");
+
 /** A look-alike of `el` (or a plain card shape), made now while `el` is in the page. */
 function makeGhost(el, kind) {
   const ghost = el ? el.cloneNode(true) : document.createElement("div");
@@ -403,15 +410,13 @@ function makeGhost(el, kind) {
     copyStyles(el, ghost, BOX_STYLES);
     copyTreeStyles(el, ghost);
     for (const node of [ghost, ...ghost.querySelectorAll("*")]) {
-      node.removeAttribute("id");
-      node.removeAttribute("tabindex");
-      node.removeAttribute("data-focus");
-      node.classList?.remove(FRESH, LANDING);
+      for (const name of node.getAttributeNames()) if (isPageHook(name)) node.removeAttribute(name);
     }
+    if (el.dataset.card) ghost.dataset.motionCard = el.dataset.card;
   }
   ghost.classList.add("motion-ghost");
-  ghost.dataset.motion = kind;
   if (!el) ghost.classList.add("motion-ghost-card");
+  ghost.dataset.motion = kind;
   ghost.setAttribute("aria-hidden", "true");
   ghost.setAttribute("inert", "");
   return ghost;
@@ -428,6 +433,7 @@ function place(ghost, rect) {
     boxSizing: "border-box",
     transformOrigin: "0 0",
     pointerEvents: "none",
+    opacity: "1",
   });
 }
 
@@ -449,12 +455,30 @@ function keyframes(from, to) {
   ];
 }
 
+/**
+ * Set each flight's start in its batch (entries one after the other, the cards of one entry
+ * dealt in turn) and return how long the batch lasts.
+ */
+function timeBatch(plans) {
+  const stagger = plans.length > 1 ? Math.min(STAGGER_MS, MAX_SPREAD_MS / (plans.length - 1)) : 0;
+  let duration = 0;
+  plans.forEach((plan, index) => {
+    const count = plan.flights.length;
+    const deal = count > 1 ? Math.min(DEAL_MS, MAX_DEAL_MS / (count - 1)) : 0;
+    plan.flights.forEach((flight, order) => {
+      flight.delay = index * stagger + order * deal;
+      duration = Math.max(duration, flight.delay + FLIGHT_MS);
+    });
+  });
+  return duration;
+}
+
 // --- the player ------------------------------------------------------------------------------
 
 export function createMotion() {
   const reduce = window.matchMedia(REDUCE);
   const waiting = []; // batches not yet played, oldest first
-  let playing = null; // { animations, landings }
+  let playing = null; // { animations, ghosts, landings, endsAt }
   let layer = null;
   let root = null;
   let generation = 0;
@@ -484,17 +508,14 @@ export function createMotion() {
   function marked(mark) {
     if (!root) return [];
     if (mark.type === "card") {
-      return [...root.querySelectorAll(`[data-card="${attr(mark.id)}"]`)].filter(
-        (el) => el.closest("[data-zone]")?.dataset.zone === "discard" || !el.closest("[data-zone='hand']"),
-      );
+      // Where the card landed: the discard pile, the duel, a set; never a hand.
+      const cards = root.querySelectorAll(`[data-card="${attr(mark.id)}"]`);
+      return [...cards].filter((el) => !el.closest("[data-zone='hand']"));
     }
-    const area = root.querySelector(`[data-seat="${attr(mark.seat)}"] [data-zone="stack"]`);
-    if (!area) return [];
-    const sets = [...area.querySelectorAll("[data-set]")];
-    const found =
-      sets.find((set) => mark.ids.some((id) => set.querySelector(`[data-card="${attr(id)}"]`))) ??
-      sets.find((set) => Number(set.dataset.depth) === mark.depth);
-    return found ? [found] : [];
+    // Every drawing of the set: the table may show a stack twice (top sets, and all of them).
+    const sets = [...root.querySelectorAll(`[data-seat="${attr(mark.seat)}"] [data-zone="stack"] [data-set]`)];
+    const holding = sets.filter((set) => mark.ids.some((id) => set.querySelector(`[data-card="${attr(id)}"]`)));
+    return holding.length ? holding : sets.filter((set) => Number(set.dataset.depth) === mark.depth);
   }
 
   function applyMarks() {
@@ -530,6 +551,23 @@ export function createMotion() {
     while (waiting.length > keep) addMarks(waiting.shift().marks);
   }
 
+  /** How long until every batch queued now has played. */
+  function behind() {
+    const left = playing ? Math.max(0, playing.endsAt - performance.now()) : 0;
+    return waiting.reduce((sum, batch) => sum + batch.duration, left);
+  }
+
+  /** Queue a batch, never more than about a second of animation behind the state shown. */
+  function enqueue(batch) {
+    waiting.push(batch);
+    if (waiting.length > MAX_WAITING) dropWaiting(1);
+    while (waiting.length > 1 && behind() > LAG_MS) addMarks(waiting.shift().marks);
+    // A batch still playing past its time (a busy page) or in the newest one's way stops now.
+    if (playing && (behind() > LAG_MS || performance.now() > playing.endsAt)) stopPlaying();
+    counter.motionBehind = String(Math.round(behind()));
+    next();
+  }
+
   function next() {
     if (playing) return;
     const now = performance.now();
@@ -544,33 +582,30 @@ export function createMotion() {
     play(batch);
   }
 
+  /** Fly one ghost; while the table still shows the destination, hide it until it lands. */
+  function launch(current, { from, to, el, ghost, delay }, fresh) {
+    const live = fresh && el?.isConnected;
+    const target = live ? el.getBoundingClientRect() : to;
+    place(ghost, target);
+    overlay().append(ghost);
+    current.ghosts.push(ghost);
+    if (live) {
+      el.classList.add(LANDING);
+      current.landings.push(el);
+    }
+    const timing = { duration: FLIGHT_MS, delay, easing: EASING, fill: "backwards" };
+    current.animations.push(ghost.animate(keyframes(from, target), timing));
+  }
+
   function play(batch) {
-    const current = { animations: [], ghosts: [], landings: [] };
+    const current = { animations: [], ghosts: [], landings: [], endsAt: performance.now() + batch.duration };
     playing = current;
     const fresh = batch.generation === generation; // its elements are still the table's
-    const stagger = batch.plans.length > 1 ? Math.min(STAGGER_MS, MAX_SPREAD_MS / (batch.plans.length - 1)) : 0;
-    batch.plans.forEach((plan, index) => {
-      for (const { from, to, el, ghost } of plan.flights) {
-        place(ghost, fresh && el?.isConnected ? el.getBoundingClientRect() : to);
-        overlay().append(ghost);
-        current.ghosts.push(ghost);
-        if (fresh && el?.isConnected) {
-          el.classList.add(LANDING);
-          current.landings.push(el);
-        }
-        const target = fresh && el?.isConnected ? el.getBoundingClientRect() : to;
-        current.animations.push(
-          ghost.animate(keyframes(from, target), {
-            duration: FLIGHT_MS,
-            delay: index * stagger,
-            easing: EASING,
-            fill: "backwards",
-          }),
-        );
-      }
+    for (const plan of batch.plans) {
+      for (const flight of plan.flights) launch(current, flight, fresh);
       counter.motionPlayed = String(Number(counter.motionPlayed || 0) + 1);
       counter.motionLast = plan.kind;
-    });
+    }
     addMarks(batch.marks);
     Promise.all(current.animations.map((a) => a.finished))
       .catch(() => undefined)
@@ -633,13 +668,9 @@ export function createMotion() {
         return;
       }
       for (const plan of animated) for (const f of plan.flights) f.ghost = makeGhost(f.el, plan.kind);
-      waiting.push({ plans: animated, marks: batchMarks, generation, made: performance.now() });
-      if (waiting.length > MAX_WAITING) {
-        stopPlaying();
-        dropWaiting(1);
-      }
       applyMarks();
-      next();
+      const duration = timeBatch(animated);
+      enqueue({ plans: animated, marks: batchMarks, generation, duration, made: performance.now() });
     },
 
     /** Leaving the page: stop everything and take every ghost and highlight away. */

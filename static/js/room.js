@@ -42,9 +42,9 @@ function cuesFor(before, view, entries) {
     if (entry.event === "challenge" && entry.target === me) cues.push("challenge");
     if (entry.event === "challenge_won" && (entry.challenger === me || entry.defender === me)) cues.push(entry.seat === me ? "won" : "lost");
   }
-  const turnNow = isMine(view) && !view.challenge && !view.pending;
-  const turnBefore = isMine(before) && !before.challenge && !before.pending && before.active === view.active;
-  if (turnNow && !turnBefore) cues.push("turn");
+  // The turn cue sounds when the turn passes to this seat, not again after a challenge in it.
+  const turnNow = isMine(view) && !view.challenge && !view.pending && view.active === me;
+  if (turnNow && (before.active !== me || before.over)) cues.push("turn");
   if (view.over && !before.over) cues.push("gameover");
   return cues;
 }

@@ -21,6 +21,7 @@ from app.rooms.model import RoomOptions
 from app.settings import get_settings
 
 DUEL_ROOM = "Duel table"
+STEAL_ROOM = "Steal table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -30,6 +31,19 @@ DEALS: dict[str, dict[str, Any]] = {
         "hands": [
             ["guitar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
             ["guitar", "coins", "racehorse", "sports_car", "mansion", "piggy_bank"],
+        ],
+        "stacks": [
+            [["yacht", "yacht"]],
+            [["coins", "coins"], ["guitar", "guitar"]],
+        ],
+    },
+    # Seat 0 moves first and can challenge seat 1's top Vintage Guitar set, which seat 1
+    # (no guitar, no wild in hand) cannot defend: the set is stolen on the first turn.
+    STEAL_ROOM: {
+        "dealer": 1,
+        "hands": [
+            ["guitar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
+            ["coins", "racehorse", "sports_car", "mansion", "piggy_bank", "jewelry"],
         ],
         "stacks": [
             [["yacht", "yacht"]],

@@ -60,6 +60,8 @@ def test_a_whole_game_against_three_ai_fits_the_screen(
     expect(page.get_by_role("heading", name="Game over")).to_be_in_viewport()
     expect(winner).to_be_in_viewport()
     expect(page.locator(".game-over svg.chart polyline")).to_have_count(4)
+    cues = page.evaluate("async () => (await import('/static/js/sound.js')).playedCues()")
+    assert "turn" in cues and cues[-1] == "gameover", cues
     expect(page.locator("[data-motion]")).to_have_count(0)
     screenshot(page, f"game-over-{size}", as_seen=True)
     problems = layout_problems(page)
