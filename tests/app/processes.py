@@ -84,7 +84,8 @@ def _wait_until_serving(server: ServerProcess) -> None:
     assert stderr is not None
     for line in stderr:
         server.log.append(line)
-        if "Application startup complete" in line:
+        # Not "Application startup complete": uvicorn logs that before it binds the port.
+        if "Uvicorn running on" in line:
             threading.Thread(target=lambda: server.log.extend(stderr), daemon=True).start()
             return
     raise AssertionError("the server exited:\n" + server.logged)
