@@ -23,6 +23,8 @@ router = APIRouter()
 
 CLOSE_NO_ROOM = 4404
 CLOSE_BAD_TOKEN = 4401
+CLOSE_NO_SPECTATORS = 4406
+"""A connection without a seat to a room whose host does not allow spectators."""
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +138,12 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
     token_hash = None if hello.token is None else hash_token(hello.token)
     if token_hash is not None and room.seat_of(token_hash) is None:
         raise _Refused("bad_token", "That token does not hold a seat here.", CLOSE_BAD_TOKEN)
+    if token_hash is None and not room.options.spectators:
+        raise _Refused(
+            "no_spectators",
+            "This room does not allow spectators; ask for a seat.",
+            CLOSE_NO_SPECTATORS,
+        )
     connection = Connection(
         websocket,
         code=room.code,
