@@ -22,9 +22,11 @@ from engine.ai.evaluate import rewards
 from engine.ai.heuristic import MEDIUM, ROLLOUT, Action, choose_index, ranked
 from engine.ai.inference import guesses
 from engine.ai.players import seat_to_act
-from engine.cards import KIND_OF
+from engine.cards import KIND_OF, Kind
 
 Key = tuple[Any, ...]
+Belief = tuple[int, set[Kind], float]
+"""A rival's seat, the kinds it is guessed to lack, and the share of deals that honour it."""
 
 DEFAULT_SECONDS = 0.8
 """The time budget when none is given: p95 decisions stay within a second."""
@@ -102,18 +104,13 @@ class HardPlayer:
         self.last_iterations = 0
         if len(choices) == 1:
             return next(iter(choices.values()))
-        hand_limit = int(view["hand_size_limit"])
-        beliefs = [
-            (seat, guess.kinds, self.inference * max(0.0, 1.0 - guess.drawn / hand_limit))
-            for seat, guess in sorted(guesses(view).items())
-        ]
+        beliefs = self.beliefs(view)
         root = Node(-1)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for iteration in range(self.iterations):
             if deadline is not None and iteration and time.perf_counter() >= deadline:
                 break
-            lacking = {seat: kinds for seat, kinds, odds in beliefs if search_rng.random() < odds}
-            state = sampler.sample(search_rng, lacking=lacking)
+            state = self.deal(sampler, beliefs, search_rng)
             self._iterate(root, state, seat, search_rng)
             self.last_iterations = iteration + 1
         best = max(
@@ -125,7 +122,27 @@ class HardPlayer:
         )
         return choices[best]
 
-    def _iterate(self, root: Node, state: State, seat: int, rng: random.Random) -> None:
+    def beliefs(self, view: Mapping[str, Any]) -> list[Belief]:
+        """The soft guesses about rivals' hands: which kinds a seat is thought to lack, and
+        the share of deals that honour each guess (fewer as the seat draws new cards)."""
+        hand_limit = int(view["hand_size_limit"])
+        return [
+            (seat, guess.kinds, self.inference * max(0.0, 1.0 - guess.drawn / hand_limit))
+            for seat, guess in sorted(guesses(view).items())
+        ]
+
+    @staticmethod
+    def deal(sampler: engine.Sampler, beliefs: list[Belief], rng: random.Random) -> State:
+        """One determinization of the view, honouring each belief in its share of deals."""
+        lacking = {seat: kinds for seat, kinds, odds in beliefs if rng.random() < odds}
+        return sampler.sample(rng, lacking=lacking)
+
+    def iterate(self, root: Node, state: State, seat: int, rng: random.Random) -> list[float]:
+        """One iteration below ``root`` on ``state`` (a deal the caller gives up), ``seat``
+        searching; returns every seat's reward at the end of its playout."""
+        return self._iterate(root, state, seat, rng)
+
+    def _iterate(self, root: Node, state: State, seat: int, rng: random.Random) -> list[float]:
         """One iteration on ``state``, a fresh deal this search owns: moves are played on it."""
         path: list[Node] = []
         node = root
@@ -169,6 +186,11 @@ class HardPlayer:
         for visited in path:
             visited.visits += 1
             visited.total += values[visited.mover]
+        return values
+
+    def candidates(self, state: State, legal: list[Action]) -> dict[Key, int]:
+        """The ``width`` best distinct moves by the rules of thumb, best first, by index."""
+        return self._candidates(state, legal)
 
     def _candidates(self, state: State, legal: list[Action]) -> dict[Key, int]:
         """The ``width`` best distinct moves by the rules of thumb, best first, by index."""

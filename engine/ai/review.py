@@ -1,0 +1,226 @@
+"""Game review: how good each decision was, judged from the deciding seat's view alone.
+
+A judgement takes exactly what the seat saw (``view_for`` at that moment) and runs Hard's
+search on it: the same determinizations of the hidden cards, the same beliefs from the public
+log, the same tree below each move. Unlike Hard's own decision it spreads its iterations
+evenly over the moves it compares (the move played and the best few by the rules of thumb),
+and in each round it plays every one of them on a copy of the same deal, so the difference
+between two moves is measured on common deals and not drowned by the luck of the deal.
+
+The verdict comes from the drop in the seat's estimated chance of winning between the best
+move found and the move played (``VERDICTS``). A decision with one distinct choice is
+``forced`` and not judged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.ai.heuristic import Action
+from engine.ai.players import seat_to_act
+from engine.ai.search import HardPlayer, Key, Node, action_key
+
+FORCED = "forced"
+VERDICTS: tuple[tuple[str, float], ...] = (
+    ("best", 0.02),
+    ("good", 0.05),
+    ("inaccuracy", 0.10),
+    ("mistake", 0.20),
+    ("blunder", 1.0),
+)
+"""Each verdict and the largest drop in win chance it covers (0.02 is two points in a
+hundred). The first bounds sit above the search's own noise at the default budget, so a move
+as good as the best is not called an inaccuracy by chance."""
+
+DEFAULT_ROUNDS = 32
+"""Rounds per judgement: each round deals once and plays every compared move on that deal."""
+
+
+def verdict(drop: float) -> str:
+    """The verdict for a drop in win chance (best move's chance minus the played move's)."""
+    for name, bound in VERDICTS:
+        if drop <= bound:
+            return name
+    return VERDICTS[-1][0]
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One move the review compared, and the seat's win chance after it."""
+
+    action: Action
+    win_chance: float
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The review of one decision."""
+
+    seat: int
+    """The seat that decided."""
+    played: Action
+    best: Action
+    """The best move the search found (the played one when nothing was better)."""
+    win_before: float
+    """The seat's win chance before the decision: the chance with the best move."""
+    win_played: float
+    """The seat's win chance after the move played."""
+    verdict: str
+    """``forced``, or one of ``VERDICTS`` by the drop ``win_before - win_played``."""
+    alternatives: tuple[Alternative, ...] = field(default=())
+    """Every compared move, best first."""
+
+    @property
+    def drop(self) -> float:
+        return max(0.0, self.win_before - self.win_played)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "played": self.played,
+            "best": self.best,
+            "win_before": round(self.win_before, 4),
+            "win_played": round(self.win_played, 4),
+            "drop": round(self.drop, 4),
+            "verdict": self.verdict,
+            "alternatives": [
+                {"action": item.action, "win_chance": round(item.win_chance, 4)}
+                for item in self.alternatives
+            ],
+        }
+
+
+class Reviewer:
+    """Judges decisions with Hard's search, ``rounds`` rounds each (see the module's notes).
+
+    With a given ``rng`` a judgement is a pure function of the view, the move played and the
+    generator's state: the true hidden cards never enter it.
+    """
+
+    def __init__(self, rounds: int = DEFAULT_ROUNDS, *, width: int = 4) -> None:
+        self.rounds = rounds
+        self.search = HardPlayer(iterations=rounds, width=width)
+
+    def judge(self, view: Mapping[str, Any], played: Action, rng: random.Random) -> Judgement:
+        """How good ``played`` was for the view's seat, which must be one of those to act."""
+        seat = seat_to_act(view)
+        played = {**played, "seat": seat}
+        sampler = engine.Sampler(view)
+        first = sampler.sample(rng)
+        legal = engine.legal_actions(first)
+        mine = [action for action in legal if action["seat"] == seat]
+        played_key = action_key(played)
+        distinct = {action_key(action): action for action in mine}
+        if played_key not in distinct:
+            raise engine.IllegalAction("not_legal", "The move reviewed was not legal here.")
+        if len(distinct) == 1:
+            return Judgement(seat, played, played, 0.0, 0.0, FORCED)
+        compared = {key: mine[index] for key, index in self.search.candidates(first, mine).items()}
+        compared.setdefault(played_key, distinct[played_key])
+        chances = self._chances(view, seat, list(compared), sampler, rng)
+        order = sorted(compared, key=lambda key: -chances[key])
+        best = order[0]
+        alternatives = tuple(Alternative(compared[key], chances[key]) for key in order)
+        win_before, win_played = chances[best], chances[played_key]
+        return Judgement(
+            seat,
+            played,
+            played if best == played_key or win_before <= win_played else compared[best],
+            win_before,
+            win_played,
+            verdict(max(0.0, win_before - win_played)),
+            alternatives,
+        )
+
+    def _chances(
+        self,
+        view: Mapping[str, Any],
+        seat: int,
+        keys: list[Key],
+        sampler: engine.Sampler,
+        rng: random.Random,
+    ) -> dict[Key, float]:
+        """Each move's mean reward for ``seat`` over common deals, with Hard's tree below it."""
+        beliefs = self.search.beliefs(view)
+        trees = {key: Node(seat) for key in keys}
+        totals = dict.fromkeys(keys, 0.0)
+        counts = dict.fromkeys(keys, 0)
+        for _ in range(self.rounds):
+            deal = self.search.deal(sampler, beliefs, rng)
+            by_key = {action_key(engine.action_of(move)): move for move in engine.moves(deal)}
+            for key in keys:
+                move = by_key.get(key)
+                if move is None:
+                    continue
+                state = engine.search_copy(deal)
+                engine.play(state, move)
+                totals[key] += self.search.iterate(trees[key], state, seat, rng)[seat]
+                counts[key] += 1
+        return {key: totals[key] / counts[key] if counts[key] else 0.0 for key in keys}
+
+
+Progress = Callable[[int, int], None]
+"""Called with (decisions judged, decisions in all) as a review goes."""
+
+
+def review_game(
+    config: Mapping[str, Any],
+    actions: list[Action],
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """The review of a recorded game: ``config`` as ``engine.new_game`` takes it (with its
+    seed) and the actions in the order they were applied.
+
+    Each decision is judged on ``view_for`` of the state before it, for the seat that acted,
+    with a generator seeded by ``seed`` and the step: the review is repeatable, and nothing
+    later in the game or in another hand reaches a judgement.
+    """
+    reviewer = Reviewer(rounds)
+    state = engine.new_game(config)
+    judged: list[dict[str, Any]] = []
+    for step, action in enumerate(actions):
+        seat = int(action["seat"])
+        view = engine.view_for(state, seat)
+        judgement = reviewer.judge(view, action, random.Random(f"{seed}:{step}"))
+        judged.append({"step": step, **judgement.to_data()})
+        state = engine.apply_action(state, action)
+        if progress is not None:
+            progress(step + 1, len(actions))
+    return summarize(config, judged)
+
+
+KEY_MOMENTS = 3
+"""How many of the largest swings a review lists first."""
+
+
+def summarize(config: Mapping[str, Any], judged: list[dict[str, Any]]) -> dict[str, Any]:
+    """A review's summary: every judgement, each seat's win chance over the game (at its own
+    decisions) with its verdict counts, and the key moments (largest drops) first."""
+    players = int(config["players"])
+    series: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+    counts: list[dict[str, int]] = [{} for _ in range(players)]
+    for item in judged:
+        seat = item["seat"]
+        counts[seat][item["verdict"]] = counts[seat].get(item["verdict"], 0) + 1
+        if item["verdict"] != FORCED:
+            series[seat].append({"step": item["step"], "win_chance": item["win_before"]})
+    ranked = sorted(
+        (item for item in judged if item["verdict"] != FORCED and item["drop"] > 0),
+        key=lambda item: (-item["drop"], item["step"]),
+    )
+    return {
+        "thresholds": {name: bound for name, bound in VERDICTS},
+        "decisions": judged,
+        "seats": [
+            {"seat": seat, "series": series[seat], "verdicts": counts[seat]}
+            for seat in range(players)
+        ],
+        "key_moments": [item["step"] for item in ranked[:KEY_MOMENTS]],
+    }
