@@ -65,10 +65,11 @@ async def refused_spectator(endpoint: Endpoint, code: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
+async def database_url(tmp_path: Path) -> str:
     """A migrated SQLite file of the test's own, for finished games."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'records.db'}"
-    upgrade(url)
+    # Alembic runs its own event loop: not in this one.
+    await asyncio.to_thread(upgrade, url)
     return url
 
 
