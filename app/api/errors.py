@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.routing import Route
 
 from app.rooms.errors import RoomError
 from app.text import TextRefused
@@ -59,12 +60,14 @@ class Problem(BaseModel):
 
 
 class InvalidRequest(Refusal):
-    """A request that does not fit its schema (422)."""
+    """A request refused as unprocessable (422): it does not fit its schema (``errors`` says
+    where), or the game cannot be dealt with these options (the engine's code, no ``errors``)."""
 
-    errors: list[Problem]
+    errors: list[Problem] = []
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": Refusal, "description": "The body cannot be read (not JSON, not UTF-8)."},
     413: {"model": Refusal, "description": "The body is larger than the server takes."},
     422: {"model": InvalidRequest, "description": "The request does not fit the schema."},
 }
@@ -128,8 +131,22 @@ def _is_page_address(path: str) -> bool:
     )
 
 
+def _allowed_methods(request: Request) -> str:
+    """Every method some route takes at this path (Starlette's router names only those of the
+    first route whose path matches)."""
+    path = request.url.path
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.methods and route.path_regex.match(path):
+            methods |= route.methods
+    return ", ".join(sorted(methods))
+
+
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
+    headers = dict(error.headers or {})
+    if error.status_code == 405:
+        headers["Allow"] = _allowed_methods(request)
     page = request.method in ("GET", "HEAD") and _is_page_address(request.url.path)
     if error.status_code == 404 and page:
         return not_found_page()
@@ -140,7 +157,7 @@ async def _http_error(request: Request, error: Exception) -> Response:
     return JSONResponse(
         {"code": code, "detail": excerpt(detail, MESSAGE_CHARACTERS)},
         status_code=error.status_code,
-        headers=error.headers,
+        headers=headers,
     )
 
 

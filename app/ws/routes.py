@@ -14,7 +14,13 @@ from uvicorn.protocols.utils import ClientDisconnected
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.runtime import Runtime
 from app.store.base import STORE_ERRORS
-from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection, error_message
+from app.ws.connection import (
+    CLOSE_NO_SPECTATORS,
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    Connection,
+    error_message,
+)
 from app.ws.limits import origin_allowed, token_in_url
 from app.ws.messages import Hello
 from app.ws.snapshot import Snapshot, encode
@@ -23,8 +29,6 @@ router = APIRouter()
 
 CLOSE_NO_ROOM = 4404
 CLOSE_BAD_TOKEN = 4401
-CLOSE_NO_SPECTATORS = 4406
-"""A connection without a seat to a room whose host does not allow spectators."""
 
 logger = logging.getLogger(__name__)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
@@ -9,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
@@ -22,9 +23,15 @@ from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_datab
 
 
 class Api:
-    def __init__(self, client: httpx.AsyncClient, recorder: DatabaseRecorder) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        recorder: DatabaseRecorder,
+        sessions: async_sessionmaker[AsyncSession],
+    ) -> None:
         self.client = client
         self.recorder = recorder
+        self.sessions = sessions
 
     async def get(self, path: str, **params: Any) -> Any:
         response = await self.client.get(path, params=params)
@@ -53,7 +60,7 @@ async def api(shared_url: str) -> AsyncIterator[Api]:
     app.dependency_overrides[get_session] = session
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-        yield Api(client, DatabaseRecorder(sessions))
+        yield Api(client, DatabaseRecorder(sessions), sessions)
     await engine.dispose()
 
 
@@ -134,6 +141,22 @@ async def test_the_summary_names_players_without_their_secrets(api: Api) -> None
     ]
     assert body["rated"] is True
     assert body["players"][1]["rating_after"] > body["players"][1]["rating_before"]
+
+
+@pytest.mark.parametrize("visibility", ["private", "public"])
+async def test_no_game_record_shows_its_room_code(api: Api, visibility: str) -> None:
+    game = dataclasses.replace(
+        scored_game([person(0, "Ann"), person(1, "Bea")], [5, 9]), visibility=visibility
+    )
+    await api.recorder.record(game)
+
+    response = await api.client.get(f"/api/games/{game.game_id}")
+    assert response.json()["visibility"] == visibility
+    assert "room_code" not in response.json() and game.room_code not in response.text
+    async with api.sessions() as session:
+        stored = await repository.get_game(session, game_id=game.game_id)
+    assert stored is not None
+    assert stored.room_code == (game.room_code if visibility == "public" else None)
 
 
 async def test_an_unknown_game_is_not_found(api: Api) -> None:

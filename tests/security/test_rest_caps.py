@@ -3,10 +3,16 @@ their idle expiry, a paged room list; and the client address only a trusted prox
 
 from __future__ import annotations
 
+import threading
 import time
+import uuid
+from collections.abc import Callable
 
 import httpx
+import pytest
+import redis
 
+from tests.app.conftest import REDIS_URL
 from tests.app.live import WAIT
 from tests.security.conftest import Serve
 
@@ -66,6 +72,45 @@ def test_the_room_list_comes_a_page_of_at_most_50_at_a_time(serve: Serve) -> Non
     listed = [room["code"] for room in first.json() + second.json()]
     assert sorted(listed) == sorted(codes), "every public room once, no private one"
     assert listed[0] == codes[-1], "the most recently changed first"
+
+
+def redis_commands_during(action: Callable[[], object]) -> list[str]:
+    """Every command Redis ran (its own scripts' included) while ``action`` ran."""
+    sentinel = uuid.uuid4().hex
+    seen: list[str] = []
+    ready = threading.Event()
+    client = redis.Redis.from_url(REDIS_URL)
+
+    def watch() -> None:
+        with client.monitor() as monitor:
+            ready.set()
+            for command in monitor.listen():
+                seen.append(command["command"])
+                if sentinel in command["command"]:
+                    return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    assert ready.wait(WAIT)
+    action()
+    client.echo(sentinel)
+    watcher.join(WAIT)
+    client.close()
+    return seen
+
+
+def test_listing_rooms_in_redis_reads_an_index_not_the_rooms(serve: Serve, store_kind: str) -> None:
+    if store_kind != "redis":
+        pytest.skip("the memory store has no commands to watch")
+    server = serve()
+    with httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http:
+        codes = [create(http, visibility="public").json()["code"] for _ in range(60)]
+        pages: list[httpx.Response] = []
+        commands = redis_commands_during(lambda: pages.append(http.get("/api/rooms")))
+    assert len(pages[0].json()) == 50
+    read_rooms = [c for c in commands if any(f"room:{code}" in c for code in codes)]
+    assert read_rooms == [], "listing read rooms one by one"
+    assert any("ZREVRANGE" in c.upper() for c in commands), "the page came from the index"
 
 
 def test_only_a_trusted_proxy_names_the_client_address(serve: Serve) -> None:

@@ -65,10 +65,11 @@ async def refused_spectator(endpoint: Endpoint, code: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
+async def database_url(tmp_path: Path) -> str:
     """A migrated SQLite file of the test's own, for finished games."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'records.db'}"
-    upgrade(url)
+    # Alembic runs its own event loop: not in this one.
+    await asyncio.to_thread(upgrade, url)
     return url
 
 
@@ -123,7 +124,16 @@ async def test_the_host_decides_whether_the_code_lets_people_watch(serve: Serve)
         assert opened.status_code == 200 and opened.json()["options"]["spectators"] is True
         watcher = await connect_client(server.endpoint, code)
         assert (await watcher.wait_for("room"))["room"]["code"] == code
-        await watcher.close()
+
+        # Turned off again, it sends away whoever was watching.
+        closed = await http.patch(
+            f"/api/rooms/{code}", json={"spectators": False}, headers=bearer(host)
+        )
+        assert closed.status_code == 200
+        assert (await watcher.wait_for("error"))["code"] == "no_spectators"
+        with pytest.raises(ConnectionClosed) as ended:
+            await watcher.recv()
+        assert ended.value.rcvd is not None and ended.value.rcvd.code == CLOSE_NO_SPECTATORS
 
         public = (await http.post("/api/rooms", json={"name": "Cy", "visibility": "public"})).json()
         summary = (await http.get(f"/api/rooms/{public['code']}")).json()
