@@ -53,7 +53,9 @@ async def _play_room(
     limits = httpx.Limits(keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=home, timeout=30, limits=limits) as http:
         async with limit:
-            made = await http.post("/api/rooms", json={"name": f"Host {index}", "seats": seats})
+            made = await http.post(
+                "/api/rooms", json={"name": f"Host {index}", "seats": seats, "spectators": True}
+            )
             made.raise_for_status()
             code, token = made.json()["code"], made.json()["token"]
             auth = {"Authorization": f"Bearer {token}"}

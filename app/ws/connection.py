@@ -45,8 +45,22 @@ _FLUSH_SECONDS = 1.0
 logger = logging.getLogger(__name__)
 
 
+CLOSE_NO_SPECTATORS = 4406
+"""A connection without a seat to a room whose host does not allow spectators."""
+
+
 class _Removed(Exception):
     """The seat this connection held is gone (the host removed it)."""
+
+    close_code = CLOSE_REMOVED
+    error = ("removed", "The host removed you from this room.")
+
+
+class _NoSpectators(_Removed):
+    """The host stopped allowing spectators while this one watched."""
+
+    close_code = CLOSE_NO_SPECTATORS
+    error = ("no_spectators", "This room no longer allows spectators.")
 
 
 def error_message(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
@@ -182,9 +196,10 @@ class Connection:
             if self.dropped:
                 close_code = CLOSE_TRY_AGAIN
             elif self._writer.done():
-                if isinstance(self._writer.exception(), _Removed):
-                    close_code = CLOSE_REMOVED
-                    goodbye = error_message("removed", "The host removed you from this room.")
+                ended = self._writer.exception()
+                if isinstance(ended, _Removed):
+                    close_code = ended.close_code
+                    goodbye = error_message(*ended.error)
                     with contextlib.suppress(RuntimeError, OSError):
                         await self._websocket.send_text(encode(goodbye))
             elif not reader.cancelled() and reader.exception() is None:
@@ -236,6 +251,8 @@ class Connection:
             if seat is None:
                 raise _Removed  # again if the item is rendered again: its version is not taken
             self._seat = seat
+        elif not item.room.options.spectators:
+            raise _NoSpectators
         self._version = item.version
         texts: list[Text] = []
         if item.room_summary != self._room_summary:

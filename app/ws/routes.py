@@ -15,7 +15,13 @@ from app.rooms import chat
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.runtime import Runtime
 from app.store.base import STORE_ERRORS
-from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection, error_message
+from app.ws.connection import (
+    CLOSE_NO_SPECTATORS,
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    Connection,
+    error_message,
+)
 from app.ws.limits import origin_allowed, token_in_url
 from app.ws.messages import ChatHistoryMessage, Hello
 from app.ws.snapshot import Snapshot, encode
@@ -137,6 +143,12 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
     token_hash = None if hello.token is None else hash_token(hello.token)
     if token_hash is not None and room.seat_of(token_hash) is None:
         raise _Refused("bad_token", "That token does not hold a seat here.", CLOSE_BAD_TOKEN)
+    if token_hash is None and not room.options.spectators:
+        raise _Refused(
+            "no_spectators",
+            "This room does not allow spectators; ask for a seat.",
+            CLOSE_NO_SPECTATORS,
+        )
     connection = Connection(
         websocket,
         code=room.code,

@@ -5,6 +5,7 @@ const GONE = {
   4401: "That seat's token no longer holds a seat in this room.",
   4403: "The host removed you from this room.",
   4404: "There is no room with that code.",
+  4406: "This room does not allow spectators; ask the host for a seat.",
 };
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
 const PING_MS = 25000;

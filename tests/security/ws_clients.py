@@ -31,7 +31,8 @@ async def closed_with(client: Client) -> tuple[int, list[dict[str, Any]]]:
 
 
 async def duel(endpoint: Endpoint, **options: Any) -> tuple[str, list[str]]:
-    """A started two-person room: its code and the two seats' tokens."""
+    """A started two-person room (spectators let in): its code and the two seats' tokens."""
+    options.setdefault("spectators", True)
     async with endpoint.http() as http:
         code, host = await create_room(http, seats=2, **options)
         guest = await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
