@@ -125,13 +125,13 @@ async def test_the_history_expires_with_the_room(make_settings: MakeSettings) ->
     await store.start()
     try:
         code = "CHATROOM"
-        room = Commit(code=code, version=1, data="{}", wake_at=None, listed=False, ttl_seconds=60)
+        room = Commit(code=code, version=1, data="{}", wake_at=None, listing=None, ttl_seconds=60)
         assert not await store.chat(code, line_message(0, "Ann", "too early", 1.0), keep=100)
         assert await store.commit(room)
         assert await store.chat(code, line_message(0, "Ann", "kept", 2.0), keep=100)
         # The room's next commit gives it (and its history) a short time to live.
         assert await store.commit(
-            Commit(code=code, version=2, data="{}", wake_at=None, listed=False, ttl_seconds=1)
+            Commit(code=code, version=2, data="{}", wake_at=None, listing=None, ttl_seconds=1)
         )
         assert len(await store.chat_lines(code)) == 1
         deadline = time.monotonic() + WAIT
