@@ -12,12 +12,19 @@ from app.settings import Settings, get_settings
 
 
 def websocket_options(settings: Settings) -> dict[str, Any]:
-    """uvicorn's WebSocket options: its protocol with ``send_now`` (``app/ws/protocol.py``),
-    the largest message, compression. The tests' live servers use them too."""
+    """uvicorn's connection options: its WebSocket protocol with ``send_now`` and bounds on
+    slow readers (``app/ws/protocol.py``), the largest message, compression, and its HTTP
+    protocol with a deadline for request heads (``app/head_timeout.py``). The tests' live
+    servers use them too."""
+    from app.head_timeout import HeadTimeoutProtocol
     from app.ws.protocol import SendNowProtocol
 
     return {
-        "ws": SendNowProtocol,
+        "http": HeadTimeoutProtocol.configured(head_seconds=settings.http_header_seconds),
+        "ws": SendNowProtocol.configured(
+            send_buffer_bytes=settings.ws_send_buffer_bytes,
+            unwritable_seconds=settings.ws_unwritable_seconds,
+        ),
         "ws_max_size": settings.ws_max_message_bytes,
         "ws_per_message_deflate": settings.ws_compression,
     }

@@ -1,4 +1,11 @@
-"""Logging as ``key=value`` lines that carry the room and seat, and never a seat token."""
+"""Logging as ``key=value`` lines that carry the room and seat, and never a secret.
+
+Seat tokens and guest ids (``player_id``) are secrets: whoever holds one plays a seat or reads
+a guest's history. Neither belongs in a URL any more (the WebSocket takes its token in a
+``hello`` message), but an old or hostile client may still put one there, and a request line
+is logged as it came. So every line is redacted the same way before it is written: every
+query string's values, the id in a ``/players/<id>`` path, and anything shaped like a uuid.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +13,29 @@ import logging
 import re
 import time
 
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+_QUERY_VALUE = re.compile(r"([?&][^=&#\s\"']*=)[^&#\s\"']*")
+"""A query parameter's value, whatever its name's spelling (``token=``, ``%74oken=``, ...)."""
+_PLAYER_PATH = re.compile(r"(/players/)[^/?#\s\"']+", re.IGNORECASE)
+"""The id in ``/api/players/<id>/games``: a public id, or the guest id a browser keeps."""
+_UUID = re.compile(r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b", re.I)
+"""Any uuid: a guest id may reach a line in other ways than a path (a database error quotes
+its query's parameters), and game ids, also uuids, are found by room in the logs anyway."""
 _CONTEXT = ("room", "seat")
 """Fields a log call may pass in ``extra`` to say which room and seat it is about."""
 
 
+def redact(text: str) -> str:
+    """``text`` with every query value, player id in a path and uuid replaced by ``***``."""
+    text = _PLAYER_PATH.sub(r"\1***", _QUERY_VALUE.sub(r"\1***", text))
+    return _UUID.sub("***", text)
+
+
 class RedactTokens(logging.Filter):
-    """Replaces ``token=<value>`` in a record's message with ``token=***``."""
+    """Redacts a record's message (see :func:`redact`) before any handler writes it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        redacted = _TOKEN.sub(r"\1***", message)
+        redacted = redact(message)
         if redacted != message:
             record.msg = redacted
             record.args = ()
@@ -53,10 +72,10 @@ class KeyValueFormatter(logging.Formatter):
             value = getattr(record, name, None)
             if value is not None:
                 fields[name] = str(value)
-        fields["msg"] = _TOKEN.sub(r"\1***", record.getMessage())
+        fields["msg"] = redact(record.getMessage())
         line = " ".join(f"{key}={_value(value)}" for key, value in fields.items())
         if record.exc_info:
-            line += " error=" + _value(self.formatException(record.exc_info))
+            line += " error=" + _value(redact(self.formatException(record.exc_info)))
         return line
 
 

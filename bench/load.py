@@ -142,6 +142,8 @@ class Swarm:
         async def one(room: Room, seat: Seat) -> None:
             async with limit:
                 seat.ws = await connect(self.ws_url(room, seat), max_size=None, open_timeout=60)
+                hello = {"type": "hello", "token": seat.token} if seat.token else {"type": "hello"}
+                await seat.ws.send(orjson.dumps(hello).decode())
             self._readers.append(asyncio.create_task(self._read(room, seat)))
 
         await asyncio.gather(*(one(room, seat) for room in self.rooms for seat in room.seats))
@@ -428,6 +430,7 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         "CASH_STASH_DATABASE_URL": "sqlite+aiosqlite:///:memory:",
         "CASH_STASH_AI_WORKERS": "0",
         "CASH_STASH_JOIN_LIMIT": "1000000",
+        "CASH_STASH_WS_CONNECTIONS_PER_ADDRESS": "1000000",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
         "CASH_STASH_LOG_LEVEL": "warning",
@@ -454,7 +457,7 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
                 await start_games(base, rooms)
 
                 def url(room: Room, seat: Seat) -> str:
-                    return f"ws://127.0.0.1:{port}/ws/{room.code}?token={seat.token}"
+                    return f"ws://127.0.0.1:{port}/ws/{room.code}"
 
                 target = Target("game server", Swarm(base, url, rooms), process.pid, http)
                 await connect_seats(target, args)

@@ -53,7 +53,9 @@ async def _play_room(
     limits = httpx.Limits(keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=home, timeout=30, limits=limits) as http:
         async with limit:
-            made = await http.post("/api/rooms", json={"name": f"Host {index}", "seats": seats})
+            made = await http.post(
+                "/api/rooms", json={"name": f"Host {index}", "seats": seats, "spectators": True}
+            )
             made.raise_for_status()
             code, token = made.json()["code"], made.json()["token"]
             auth = {"Authorization": f"Bearer {token}"}
@@ -64,6 +66,7 @@ async def _play_room(
                 added.raise_for_status()
         url = away.replace("http://", "ws://") + f"/ws/{code}"
         async with connect(url, max_size=None, open_timeout=30) as watcher:
+            await watcher.send(json.dumps({"type": "hello"}))
             (await http.post(f"/api/rooms/{code}/start", headers=auth)).raise_for_status()
             async with asyncio.timeout(max(0.0, until - time.monotonic())):
                 async for raw in watcher:

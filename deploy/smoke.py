@@ -50,7 +50,8 @@ async def play_seat(
     last: dict[str, Any] | None = None
     while True:
         try:
-            async with connect(f"{ws_base}/ws/{code}?token={seat.token}", open_timeout=10) as ws:
+            async with connect(f"{ws_base}/ws/{code}", open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": seat.token}))
                 async for raw in ws:
                     message = json.loads(raw)
                     if message["type"] == "error":

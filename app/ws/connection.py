@@ -20,6 +20,7 @@ from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
+from app.text import TextRefused, clean_text
 from app.ws.limits import TokenBucket
 from app.ws.messages import (
     CLIENT_TYPES,
@@ -44,8 +45,22 @@ _FLUSH_SECONDS = 1.0
 logger = logging.getLogger(__name__)
 
 
+CLOSE_NO_SPECTATORS = 4406
+"""A connection without a seat to a room whose host does not allow spectators."""
+
+
 class _Removed(Exception):
     """The seat this connection held is gone (the host removed it)."""
+
+    close_code = CLOSE_REMOVED
+    error = ("removed", "The host removed you from this room.")
+
+
+class _NoSpectators(_Removed):
+    """The host stopped allowing spectators while this one watched."""
+
+    close_code = CLOSE_NO_SPECTATORS
+    error = ("no_spectators", "This room no longer allows spectators.")
 
 
 def error_message(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
@@ -114,7 +129,7 @@ class Connection:
     def token_hash(self) -> str | None:
         return self._token_hash
 
-    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
+    def deliver(self, item: Snapshot | dict[str, Any] | Text) -> None:
         if self.dropped:
             return
         writer = self._writer
@@ -129,7 +144,7 @@ class Connection:
         else:
             self._enqueue(item)
 
-    def _deliver_now(self, item: Snapshot | dict[str, Any]) -> None:
+    def _deliver_now(self, item: Snapshot | dict[str, Any] | Text) -> None:
         """Nothing waits before ``item``: send it now, without the writer's task. What the
         transport does not take (it is over its high-water mark) waits for the writer."""
         assert self._send_now is not None
@@ -181,9 +196,10 @@ class Connection:
             if self.dropped:
                 close_code = CLOSE_TRY_AGAIN
             elif self._writer.done():
-                if isinstance(self._writer.exception(), _Removed):
-                    close_code = CLOSE_REMOVED
-                    goodbye = error_message("removed", "The host removed you from this room.")
+                ended = self._writer.exception()
+                if isinstance(ended, _Removed):
+                    close_code = ended.close_code
+                    goodbye = error_message(*ended.error)
                     with contextlib.suppress(RuntimeError, OSError):
                         await self._websocket.send_text(encode(goodbye))
             elif not reader.cancelled() and reader.exception() is None:
@@ -213,7 +229,7 @@ class Connection:
                 return
             self._writing = True
             try:
-                texts = [item] if isinstance(item, str | bytes) else self._render(item)
+                texts = self._render(item)
                 # Waiting for the next item must not keep this one (a whole room) alive.
                 del item
                 for text in texts:
@@ -223,7 +239,9 @@ class Connection:
             finally:
                 self._writing = False
 
-    def _render(self, item: Snapshot | dict[str, Any]) -> list[Text]:
+    def _render(self, item: Snapshot | dict[str, Any] | Text) -> list[Text]:
+        if isinstance(item, str | bytes):
+            return [item]
         if isinstance(item, dict):
             return [encode(item)]
         if item.version <= self._version:
@@ -233,6 +251,8 @@ class Connection:
             if seat is None:
                 raise _Removed  # again if the item is rendered again: its version is not taken
             self._seat = seat
+        elif not item.room.options.spectators:
+            raise _NoSpectators
         self._version = item.version
         texts: list[Text] = []
         if item.room_summary != self._room_summary:
@@ -285,6 +305,11 @@ class Connection:
                 error_message("bad_message", 'A message is a JSON object with a "type".')
             )
             return
+        if data["type"] == "hello":
+            await self._reply(
+                error_message("hello_again", "This connection has said hello already.")
+            )
+            return
         if data["type"] not in CLIENT_TYPES:
             await self._reply(
                 error_message("unknown_type", f"Unknown message type; use {sorted(CLIENT_TYPES)}.")
@@ -296,7 +321,7 @@ class Connection:
         except ValidationError as error:
             problem = error.errors()[0]
             where = ".".join(str(part) for part in problem["loc"][1:])
-            await self._reply(error_message("bad_message", f"{where}: {problem['msg']}", ref))
+            await self._reply(error_message("bad_message", f"{where}: {problem['msg']}.", ref))
             return
         try:
             if isinstance(message, Ping):
@@ -319,6 +344,22 @@ class Connection:
                 error_message("unavailable", "The game could not be reached; send it again.", ref)
             )
 
+    async def _chat_allowed(self) -> None:
+        """Chat is bounded per seat and per room, over every tab and process: each line goes
+        to every connection in the room, so one busy room must not starve the server."""
+        assert self._token_hash is not None
+        settings, store = self._settings, self._service.store
+        if not await store.hit(
+            f"chat:{self._code}:{self._token_hash}",
+            limit=settings.chat_per_seat_per_minute,
+            window_seconds=60,
+        ):
+            raise RoomError("chat_too_fast", "You are chatting too fast; wait a moment.")
+        if not await store.hit(
+            f"chat:{self._code}", limit=settings.chat_per_room_per_minute, window_seconds=60
+        ):
+            raise RoomError("chat_busy", "This room's chat is too busy; wait a moment.")
+
     async def _act(self, message: Act) -> None:
         if self._token_hash is None:
             raise RoomError("spectator", "Spectators watch; they cannot act.")
@@ -328,15 +369,17 @@ class Connection:
                 token_hash=self._token_hash,
                 ref=message.ref,
                 version=message.version,
-                action=message.action,
+                action=message.engine_action(),
             )
         except RoomError as error:
             await self._reply(error_message(error.code, error.message, message.ref))
             if error.code == "stale_version":
+                # The fresh state goes the way every state goes, so that a connection which
+                # has it already (the move that won the race reached it first) never gets
+                # the same version twice.
                 room = await self._service.load(self._code)
-                state = None if room is None else Snapshot(room).state_message(self._seat)
-                if state is not None:
-                    await self._reply(dict(state))
+                if room is not None:
+                    self.deliver(Snapshot(room))
             return
         if acted.repeated:
             state = Snapshot(acted.room).state_message(acted.seat)
@@ -346,16 +389,17 @@ class Connection:
     async def _chat(self, message: Chat) -> None:
         if self._token_hash is None:
             raise RoomError("spectator", "Spectators watch; they cannot chat.")
-        text = message.text.strip()
-        if not text:
-            raise RoomError("empty_chat", "A chat message needs some text.")
-        if len(text) > self._settings.chat_max_length:
-            limit = self._settings.chat_max_length
-            raise RoomError("chat_too_long", f"A chat message has at most {limit} characters.")
+        try:
+            text = clean_text(
+                message.text, what="A chat message", max_length=self._settings.chat_max_length
+            )
+        except TextRefused as refused:
+            raise RoomError(refused.code, refused.message) from None
         room = await self._service.load(self._code)
         seat = None if room is None else room.seat_of(self._token_hash)
         if room is None or seat is None:
             raise RoomError("not_seated", "Your seat is no longer in this room.")
+        await self._chat_allowed()
         player = room.seats[seat]
         assert player is not None
         chat = ChatMessage(seat=seat, name=player.name, text=text, at=time.time())

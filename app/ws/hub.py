@@ -15,6 +15,8 @@ from app.rooms.errors import RoomError
 from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
+from app.ws.limits import ConnectionCaps
+from app.ws.protocol import Text
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -37,8 +39,8 @@ class Listener(Protocol):
     @property
     def token_hash(self) -> str | None: ...
 
-    def deliver(self, item: Snapshot | dict[str, Any]) -> None:
-        """Queue a snapshot or a ready message without waiting (a full queue drops the client)."""
+    def deliver(self, item: Snapshot | dict[str, Any] | Text) -> None:
+        """Queue a snapshot, a message or its text at once (a full queue drops the client)."""
         ...
 
 
@@ -55,6 +57,12 @@ class Hub:
         """Code → the newest version announced for a room being read from the store (one
         read at a time per room, however many commits are announced meanwhile)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        settings = service.settings
+        self.caps = ConnectionCaps(
+            per_address=settings.ws_connections_per_address,
+            per_room=settings.ws_connections_per_room,
+        )
+        """The connections this process lets open, per address and per room."""
         service.on_commit(self._committed)
         service.on_missed_commit(lambda code: self._announced(code, 0))
 
@@ -100,9 +108,12 @@ class Hub:
                     self._on_commit()
                     self._announced(event.code, event.version)
                 elif event.kind == "message":
-                    message = json.loads(event.data)
+                    # Checked once, then sent as it came: a room's message (a chat line) goes
+                    # to each of its connections as the same text, never encoded again.
+                    if not isinstance(json.loads(event.data), dict):
+                        raise ValueError("a room message is a JSON object")
                     for listener in list(self._rooms.get(event.code, ())):
-                        listener.deliver(message)
+                        listener.deliver(event.data)
                 else:
                     await self._resync()
             except (ValidationError, ValueError):

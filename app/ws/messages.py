@@ -9,27 +9,63 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from app.rooms.chat import ChatLine
 from app.rooms.public import RoomPublic
 
-Ref = Annotated[str, Field(min_length=1, max_length=64)] | int
+_STRICT = ConfigDict(extra="forbid", strict=True)
+"""Every client message: no unknown fields, and no coercion (``"3"`` is not 3, ``true`` and
+``0.0`` are not 0): what a client means must be what it sent."""
+
+WireInt = Annotated[int, Field(ge=-(2**53), le=2**53)]
+"""An integer any JSON reader keeps exactly."""
+Ref = Annotated[str, Field(min_length=1, max_length=64)] | WireInt
+Token = Annotated[str, Field(min_length=1, max_length=64)]
+Word = Annotated[str, Field(max_length=32)]
+CardIds = Annotated[list[WireInt], Field(max_length=8)]
+
+
+class Hello(BaseModel):
+    """A connection's first message: who it is (a seat's token), or nobody (a spectator)."""
+
+    model_config = _STRICT
+    type: Literal["hello"]
+    token: Token | None = None
+
+
+class Action(BaseModel):
+    """An engine action as a client sends it (DESIGN.md, "Actions"). The engine judges it;
+    this only makes sure every field is of the type the engine's own actions use."""
+
+    model_config = _STRICT
+    type: Word
+    seat: WireInt | None = None
+    card: WireInt | None = None
+    cards: CardIds | None = None
+    target: WireInt | None = None
+    depth: WireInt | None = None
+    direction: Word | None = None
+    piles: CardIds | None = None
 
 
 class Act(BaseModel):
     """Play an action as the connection's seat; ``version`` is the state it was chosen in."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     type: Literal["act"]
     ref: Ref
-    version: int
-    action: dict[str, Any]
+    version: Annotated[int, Field(ge=0, le=2**53)]
+    action: Action
+
+    def engine_action(self) -> dict[str, Any]:
+        """The action with only the fields the client sent."""
+        return self.action.model_dump(exclude_unset=True)
 
 
 class Chat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     type: Literal["chat"]
     text: Annotated[str, Field(max_length=2000)]
 
 
 class Ping(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     type: Literal["ping"]
 
 
@@ -70,11 +106,11 @@ class ChatMessage(BaseModel):
     at: float
 
 
-class ChatHistoryMessage(BaseModel):
+class ChatHistoryMessage(TypedDict):
     """The room's last chat lines, oldest first: sent once on connect, after the first
-    ``room`` and ``state`` messages."""
+    ``room`` and ``state`` messages. A plain dict: its lines are the store's, as decoded."""
 
-    type: Literal["chat_history"] = "chat_history"
+    type: Literal["chat_history"]
     lines: list[ChatLine]
 
 

@@ -11,6 +11,10 @@ Under any other server the extension is absent and every message takes the ASGI 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -27,10 +31,76 @@ rendered once for many connections is not encoded again for each)."""
 
 SendNow = Callable[[Text], bool]
 
+CLOSE_TRY_AGAIN = 1013
+
+logger = logging.getLogger(__name__)
+
 
 class SendNowProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (on the sans-I/O core of ``websockets``), which also
-    offers ``send_now`` to the application in the scope's extensions."""
+    offers ``send_now`` to the application in the scope's extensions, and bounds what a
+    client that does not read can hold: a small kernel send buffer, and a close (1013) once
+    the connection has taken nothing for ``unwritable_seconds``."""
+
+    send_buffer_bytes: int | None = None
+    """``SO_SNDBUF`` of each connection (None: the kernel's own, which grows to megabytes)."""
+    unwritable_seconds: float | None = None
+    """How long the transport may stay paused (over its high-water mark) before the
+    connection is closed; None: for ever."""
+
+    @classmethod
+    def configured(
+        cls, *, send_buffer_bytes: int | None, unwritable_seconds: float | None
+    ) -> type[SendNowProtocol]:
+        """This protocol with these bounds (uvicorn makes each connection's protocol from a
+        class, so the bounds are the class's)."""
+        bounds = {"send_buffer_bytes": send_buffer_bytes, "unwritable_seconds": unwritable_seconds}
+        return type(cls.__name__, (cls,), bounds)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # websockets traces every frame at the debug level: the messages, with the hands and
+        # the tokens in them, would be logged.
+        self.conn.debug = False
+        self._unwritable: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if self.send_buffer_bytes and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_bytes)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._writable_again()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.unwritable_seconds is not None and self._unwritable is None:
+            self._unwritable = self.loop.call_later(self.unwritable_seconds, self._too_slow)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._writable_again()
+
+    def _writable_again(self) -> None:
+        if self._unwritable is not None:
+            self._unwritable.cancel()
+            self._unwritable = None
+
+    def _too_slow(self) -> None:
+        """The client has taken nothing for too long: close with 1013 (it reads that once it
+        reads again), and drop the connection if it has not read it by the next deadline."""
+        self._unwritable = None
+        logger.warning("connection unwritable for %g s; closing", self.unwritable_seconds)
+        if self.conn.state is State.OPEN and not self.close_sent:
+            self.conn.send_close(CLOSE_TRY_AGAIN, "too slow")
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
+        self.transport.close()
+        assert self.unwritable_seconds is not None
+        self.loop.call_later(self.unwritable_seconds, self.transport.abort)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)

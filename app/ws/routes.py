@@ -1,21 +1,30 @@
-"""``GET /ws/{code}?token=``: the handshake checks, then a ``Connection`` serves the client."""
+"""``GET /ws/{code}``: the handshake checks, the ``hello``, then a ``Connection`` serves it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 
 from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+from starlette.websockets import WebSocketState
 from uvicorn.protocols.utils import ClientDisconnected
 
 from app.rooms import chat
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.runtime import Runtime
-from app.store.base import STORE_ERRORS, RoomStore
-from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN, Connection, error_message
-from app.ws.limits import origin_allowed
-from app.ws.messages import ChatHistoryMessage
-from app.ws.snapshot import Snapshot
+from app.store.base import STORE_ERRORS
+from app.ws.connection import (
+    CLOSE_NO_SPECTATORS,
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    Connection,
+    error_message,
+)
+from app.ws.limits import origin_allowed, token_in_url
+from app.ws.messages import ChatHistoryMessage, Hello
+from app.ws.snapshot import Snapshot, encode
 
 router = APIRouter()
 
@@ -25,61 +34,127 @@ CLOSE_BAD_TOKEN = 4401
 logger = logging.getLogger(__name__)
 
 
+class _Refused(Exception):
+    """The connection is refused: an ``error`` with ``code`` and ``message``, then ``close``."""
+
+    def __init__(self, code: str, message: str, close: int) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+        self.close = close
+
+
 @router.websocket("/ws/{code}")
-async def play(websocket: WebSocket, code: str, token: str | None = None) -> None:
-    try:
-        await _play(websocket, code, token)
-    except ClientDisconnected:
-        raise  # an OSError too, but the client's leaving: uvicorn ends the connection quietly
-    except STORE_ERRORS as error:
-        # The store failed while the connection opened: the client is told to come back.
-        logger.warning("connection not opened: store unavailable (%s)", type(error).__name__)
-        with contextlib.suppress(RuntimeError, OSError):
-            await websocket.send_json(
-                error_message("unavailable", "The game could not be reached; reconnect.")
-            )
-            await websocket.close(CLOSE_TRY_AGAIN)
-
-
-async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
+async def play(websocket: WebSocket, code: str) -> None:
     runtime: Runtime = websocket.app.state.runtime
-    service, hub = runtime.service, runtime.hub
     headers = websocket.headers
     if not origin_allowed(
         headers.get("origin"), headers.get("host"), runtime.settings.allowed_origins
     ):
         await websocket.close(CLOSE_POLICY)
         return
+    # The proxy's address is replaced by the client's only when the proxy is trusted
+    # (``CASH_STASH_FORWARDED_ALLOW_IPS``): a client cannot name itself another address.
+    address = websocket.client.host if websocket.client else "unknown"
+    room_key = normalize_room_code(code) or ""
+    refusal = runtime.hub.caps.refusal(address, room_key)
+    if refusal is not None:
+        await _refuse(websocket, _Refused(*refusal, close=CLOSE_TRY_AGAIN))
+        return
+    try:
+        await _play(websocket, code, address)
+    except _Refused as refused:
+        await _refuse(websocket, refused)
+    except ClientDisconnected:
+        raise  # an OSError too, but the client's leaving: uvicorn ends the connection quietly
+    except STORE_ERRORS as error:
+        # The store failed while the connection opened: the client is told to come back.
+        logger.warning("connection not opened: store unavailable (%s)", type(error).__name__)
+        await _refuse(
+            websocket,
+            _Refused(
+                "unavailable", "The game could not be reached; reconnect.", close=CLOSE_TRY_AGAIN
+            ),
+        )
+    finally:
+        runtime.hub.caps.release(address, room_key)
+
+
+async def _refuse(websocket: WebSocket, refused: _Refused) -> None:
+    with contextlib.suppress(RuntimeError, OSError):
+        if websocket.client_state is WebSocketState.CONNECTING:
+            await websocket.accept()
+        await websocket.send_text(encode(error_message(refused.code, refused.message)))
+        await websocket.close(refused.close)
+
+
+async def _hello(websocket: WebSocket, *, seconds: float, max_bytes: int) -> Hello | None:
+    """The client's ``hello`` (None: it left first), or ``_Refused`` when it sends anything
+    else or nothing in time. Never quotes what was sent: it may hold a token."""
+    expected = _Refused(
+        "hello_expected",
+        'The first message must be {"type": "hello", "token": <seat token>} '
+        "(a spectator leaves the token out).",
+        close=CLOSE_POLICY,
+    )
+    try:
+        received = await asyncio.wait_for(websocket.receive(), seconds)
+    except TimeoutError:
+        raise _Refused(
+            "hello_timeout", f"No hello within {seconds:g} seconds.", close=CLOSE_POLICY
+        ) from None
+    if received["type"] == "websocket.disconnect":
+        return None
+    text = received.get("text")
+    if text is None or len(text) > max_bytes:
+        raise expected
+    try:
+        return Hello.model_validate_json(text)
+    except ValidationError:
+        raise expected from None
+
+
+async def _play(websocket: WebSocket, code: str, address: str) -> None:
+    runtime: Runtime = websocket.app.state.runtime
+    service, hub, settings = runtime.service, runtime.hub, runtime.settings
     await websocket.accept()
+    if token_in_url(websocket.scope.get("query_string", b"")):
+        raise _Refused(
+            "token_in_url",
+            "Seat tokens never go in the URL: connect without it and send it in the first "
+            'message, {"type": "hello", "token": <seat token>}.',
+            close=CLOSE_POLICY,
+        )
+    hello = await _hello(
+        websocket, seconds=settings.ws_hello_seconds, max_bytes=settings.ws_max_message_bytes
+    )
+    if hello is None:
+        return
     room_code = normalize_room_code(code)
     room = None if room_code is None else await service.load(room_code)
     if room is None:
         # A miss counts as a join attempt, as over REST: codes cannot be guessed here either.
-        address = websocket.client.host if websocket.client else "unknown"
         allowed = await service.store.hit(
-            f"join:{address}", limit=runtime.settings.join_limit, window_seconds=60
+            f"join:{address}", limit=settings.join_limit, window_seconds=60
         )
-        refusal = (
-            error_message("room_not_found", "There is no room with that code.")
-            if allowed
-            else error_message("too_many_attempts", "Too many attempts; wait a minute.")
-        )
-        await websocket.send_json(refusal)
-        await websocket.close(CLOSE_NO_ROOM)
-        return
-    token_hash = hash_token(token) if token else None
+        if allowed:
+            raise _Refused("room_not_found", "There is no room with that code.", CLOSE_NO_ROOM)
+        raise _Refused("too_many_attempts", "Too many attempts; wait a minute.", CLOSE_NO_ROOM)
+    token_hash = None if hello.token is None else hash_token(hello.token)
     if token_hash is not None and room.seat_of(token_hash) is None:
-        await websocket.send_json(
-            error_message("bad_token", "That token does not hold a seat here.")
+        raise _Refused("bad_token", "That token does not hold a seat here.", CLOSE_BAD_TOKEN)
+    if token_hash is None and not room.options.spectators:
+        raise _Refused(
+            "no_spectators",
+            "This room does not allow spectators; ask for a seat.",
+            CLOSE_NO_SPECTATORS,
         )
-        await websocket.close(CLOSE_BAD_TOKEN)
-        return
     connection = Connection(
         websocket,
         code=room.code,
         token_hash=token_hash,
         service=service,
-        settings=runtime.settings,
+        settings=settings,
         metrics=runtime.metrics,
     )
     code = room.code
@@ -89,11 +164,16 @@ async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
     try:
         if token_hash is not None:
             await service.set_presence(code, token_hash, connected=True)
+        # The chat history is read before the room, so that it follows the first state at
+        # once; a line said meanwhile reaches the connection live (and may be in it too).
+        history = ChatHistoryMessage(
+            type="chat_history", lines=await chat.history(service.store, code)
+        )
         # Read again now that the hub holds the connection: a commit fanned out between the
         # first read and ``hub.add`` would otherwise not reach it until the next one.
         room = await service.load(code) or room
         connection.open(Snapshot(room))
-        connection.deliver(await chat_history_message(service.store, code))
+        connection.deliver(dict(history))
         # The connection lives for hours: it must not keep the room it opened with alive.
         del room
         await connection.serve()
@@ -102,9 +182,3 @@ async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
         logger.info("disconnected", extra={"room": code, "seat": connection.seat})
         if token_hash is not None:
             await hub.depart(code, token_hash, seat=connection.seat)
-
-
-async def chat_history_message(store: RoomStore, code: str) -> dict[str, object]:
-    """The ``chat_history`` message a connection gets after its first room and state."""
-    lines = await chat.history(store, code)
-    return ChatHistoryMessage(lines=lines).model_dump(mode="json")

@@ -22,14 +22,16 @@ const CHAT_ERRORS = {
   bad_text: "That message has characters that cannot be sent.",
   chat_too_fast: "You are chatting too fast; wait a moment.",
   chat_busy: "The chat is busy; wait a moment.",
-  spectator: "Spectators can read the chat but not write in it.",
 };
 
 /** Refusals any message may get: about chat only while a line just sent has had no answer. */
 const SENDING_ERRORS = {
   rate_limited: "Slow down: that message was not sent.",
   unavailable: "The message could not be sent; try again.",
+  not_seated: "Your seat is no longer in this room.",
 };
+
+const READ_ONLY = "Spectators can read the chat but not write in it.";
 
 let panels = 0;
 
@@ -77,14 +79,20 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
   const badge = el("span", { class: "chat-badge", "aria-hidden": "true" });
   badge.hidden = true;
   title.append(" ", badge);
-  const lines = el("ol", {
-    class: "chat-lines",
-    role: "log",
-    "aria-live": "polite",
-    "aria-labelledby": `${id}-title`,
-    tabindex: "0",
-  });
-  const empty = el("p", { class: "chat-empty" }, "No messages yet. Say hello!");
+  // The log region holds the list (an ol given the log role would lose its list semantics).
+  const lines = el("ol", { class: "chat-list" });
+  const scroller = el(
+    "div",
+    {
+      class: "chat-lines",
+      role: "log",
+      "aria-live": "polite",
+      "aria-labelledby": `${id}-title`,
+      tabindex: "0",
+    },
+    lines,
+  );
+  const empty = el("p", { class: "chat-empty" }, "No messages yet.");
   const problem = el("p", { class: "chat-problem", role: "alert" });
   problem.hidden = true;
   const input = el("input", {
@@ -97,12 +105,12 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
   const label = el("label", { for: `${id}-text`, class: "visually-hidden" }, "Chat message");
   const button = el("button", { type: "submit" }, "Send");
   const form = el("form", { class: "chat-form" }, label, input, button);
-  const readOnly = el("p", { class: "chat-read-only" }, CHAT_ERRORS.spectator);
+  const readOnly = el("p", { class: "chat-read-only" }, READ_ONLY);
   const element = el(
     "section",
     { class: "chat-panel", "aria-labelledby": `${id}-title` },
     title,
-    lines,
+    scroller,
     empty,
     problem,
     form,
@@ -136,7 +144,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
   }
 
   function scrollToNewest() {
-    lines.scrollTop = lines.scrollHeight;
+    scroller.scrollTop = scroller.scrollHeight;
   }
 
   function trim() {
@@ -154,7 +162,7 @@ export function createChat({ send, canChat = true, maxLength = MAX_LENGTH } = {}
     const item = lineElement(line);
     item.dataset.key = key;
     if (live && !visible) {
-      if (unread === 0) lines.append(el("li", { class: "chat-unread-divider", role: "presentation" }, "New messages"));
+      if (unread === 0) lines.append(el("li", { class: "chat-unread-divider" }, "New messages"));
       item.classList.add("unread");
       unread += 1;
     }

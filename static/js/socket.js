@@ -5,6 +5,7 @@ const GONE = {
   4401: "That seat's token no longer holds a seat in this room.",
   4403: "The host removed you from this room.",
   4404: "There is no room with that code.",
+  4406: "This room does not allow spectators; ask the host for a seat.",
 };
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
 const PING_MS = 25000;
@@ -29,10 +30,10 @@ export class GameSocket {
     window.addEventListener("online", this.online);
   }
 
+  /** The room's WebSocket URL: never with the token, which the hello message carries. */
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+    return `${scheme}://${location.host}/ws/${encodeURIComponent(this.code)}`;
   }
 
   connect() {
@@ -41,6 +42,7 @@ export class GameSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
       this.attempt = 0;
       this.handlers.onStatus("open");
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
@@ -90,6 +92,7 @@ export class GameSocket {
         this.handlers.onError(message);
         break;
       case "chat":
+      case "chat_history":
         this.handlers.onChat(message);
         break;
       default:

@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from app.cli import websocket_options
 from app.main import create_app
@@ -195,21 +196,30 @@ class Client:
         await self.ws.close()
 
 
-def ws_url(live: Endpoint, code: str, token: str | None = None) -> str:
-    query = f"?token={token}" if token else ""
-    return f"ws://127.0.0.1:{live.port}/ws/{code}{query}"
+def ws_url(live: Endpoint, code: str) -> str:
+    return f"ws://127.0.0.1:{live.port}/ws/{code}"
+
+
+def hello(token: str | None = None) -> dict[str, Any]:
+    """A connection's first message: the seat's token, or none for a spectator."""
+    return {"type": "hello"} if token is None else {"type": "hello", "token": token}
 
 
 async def connect_client(
     live: Endpoint, code: str, token: str | None = None, *, origin: str | None = None
 ) -> Client:
+    """A connection that has said hello (as a seat with ``token``, else as a spectator)."""
     ws = await connect(
-        ws_url(live, code, token),
+        ws_url(live, code),
         origin=origin,  # type: ignore[arg-type]
         max_size=None,
         open_timeout=WAIT,
     )
-    return Client(ws)
+    client = Client(ws)
+    # A refused connection may be closed already: its error and close code are still read.
+    with contextlib.suppress(ConnectionClosed):
+        await client.send(hello(token))
+    return client
 
 
 async def create_room(

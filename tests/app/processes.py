@@ -48,6 +48,7 @@ def server_env(redis_prefix: str, database: Path, **settings: str) -> dict[str, 
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_JOIN_LIMIT": "1000",
+        "CASH_STASH_CREATE_LIMIT": "1000",
         "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         **{f"CASH_STASH_{name.upper()}": value for name, value in settings.items()},
     }
@@ -78,12 +79,13 @@ def start_servers(env: dict[str, str], count: int) -> list[ServerProcess]:
 
 
 def _wait_until_serving(server: ServerProcess) -> None:
-    """Read the server's log until it says it is ready; then keep collecting it."""
+    """Read the server's log until it says it is listening (uvicorn binds its socket after
+    the application's startup); then keep collecting it."""
     stderr = server.process.stderr
     assert stderr is not None
     for line in stderr:
         server.log.append(line)
-        if "Application startup complete" in line:
+        if "Uvicorn running on" in line:
             threading.Thread(target=lambda: server.log.extend(stderr), daemon=True).start()
             return
     raise AssertionError("the server exited:\n" + server.logged)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -63,15 +64,52 @@ async def test_a_repeated_ref_is_answered_never_applied_twice(duel: Duel) -> Non
     assert seen["ref"] is None  # refs are the acting seat's own business
 
 
-async def test_a_stale_version_is_refused_with_a_fresh_state(duel: Duel) -> None:
+def state_versions(client: Client) -> list[int]:
+    return [message["version"] for message in client.received if message["type"] == "state"]
+
+
+async def test_a_stale_version_is_refused_and_the_latest_state_is_not_sent_again(
+    duel: Duel,
+) -> None:
     _, client = duel.mover()
     assert client.state is not None
     current = client.state["version"]
     await client.act(client.state["legal"][0], ref="old", version=current - 1)
     error = await client.wait_for("error")
     assert (error["code"], error["ref"]) == ("stale_version", "old")
-    fresh = await client.wait_for("state")
-    assert fresh["version"] == current
+    await client.send({"type": "ping"})
+    await client.wait_for("pong")
+    assert client.state["version"] == current  # the state to choose again from, held already
+    assert state_versions(client).count(current) == 1
+
+
+async def test_the_tab_that_loses_a_race_gets_each_version_once(duel: Duel) -> None:
+    """Issue 22, probe 9: the loser got the winner's state twice (broadcast and refusal)."""
+    seat, first = duel.mover()
+    second = await connect_client(duel.live, duel.code, duel.tokens[seat])
+    await second.wait_for("state")
+    assert first.state is not None and second.state is not None
+    version = first.state["version"]
+    action = first.state["legal"][0]
+    await asyncio.gather(
+        first.act(action, ref="first", version=version),
+        second.act(action, ref="second", version=version),
+    )
+    won = [
+        await tab.wait_for("state", lambda m: m["version"] == version + 1)
+        for tab in (first, second)
+    ]
+    loser = second if won[0]["ref"] == "first" else first
+    if not any(message["type"] == "error" for message in loser.received):
+        await loser.wait_for("error")
+    refused = [m for tab in (first, second) for m in tab.received if m["type"] == "error"]
+    assert [message["code"] for message in refused] == ["stale_version"]
+    for tab in (first, second):
+        await tab.send({"type": "ping"})
+        await tab.wait_for("pong")
+        versions = state_versions(tab)
+        assert len(versions) == len(set(versions)), versions
+    await second.close()
 
 
 async def test_out_of_turn_wrong_seat_and_illegal_actions_are_refused(duel: Duel) -> None:

@@ -42,10 +42,11 @@ class StuckSocket:
 
 
 def a_room(name: str) -> Room:
-    """A two-seat room at version 1, as a connection's first snapshot would carry it."""
+    """A two-seat room at version 1 that spectators may watch, as a connection's first snapshot
+    would carry it."""
     return lobby.new_room(
         code="ABCDEFGH",
-        options=RoomOptions(room_name=name, seats=2),
+        options=RoomOptions(room_name=name, seats=2, spectators=True),
         host=Seat(name="Ann", token_hash="0" * 64),
         now=0.0,
     ).model_copy(update={"version": 1})

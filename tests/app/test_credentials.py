@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from app.logs import RedactTokens
+from app.logs import RedactTokens, redact
 from app.rooms.credentials import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -68,3 +68,13 @@ def test_tokens_in_logged_urls_are_redacted() -> None:
     assert RedactTokens().filter(record)
     assert "s3cr3t" not in record.getMessage()
     assert "token=***" in record.getMessage()
+
+
+def test_logged_lines_lose_query_values_player_ids_and_uuids() -> None:
+    guest = "0b7e6c55-3f0e-4d7b-9c55-6a0f1e2d3c4b"
+    line = redact(
+        f'"GET /ws/ABCDEFGH?a=1&%74oken=s3cr3t HTTP/1.1" /api/players/{guest.upper()}/games '
+        f"[parameters: ('{guest.replace('-', '')}',)] /api/players/p-42/games"
+    )
+    assert "s3cr3t" not in line and guest[:8] not in line.lower()
+    assert "p-42" not in line and "/ws/ABCDEFGH?a=***&%74oken=***" in line

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
@@ -21,9 +23,15 @@ from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_datab
 
 
 class Api:
-    def __init__(self, client: httpx.AsyncClient, recorder: DatabaseRecorder) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        recorder: DatabaseRecorder,
+        sessions: async_sessionmaker[AsyncSession],
+    ) -> None:
         self.client = client
         self.recorder = recorder
+        self.sessions = sessions
 
     async def get(self, path: str, **params: Any) -> Any:
         response = await self.client.get(path, params=params)
@@ -52,7 +60,7 @@ async def api(shared_url: str) -> AsyncIterator[Api]:
     app.dependency_overrides[get_session] = session
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-        yield Api(client, DatabaseRecorder(sessions))
+        yield Api(client, DatabaseRecorder(sessions), sessions)
     await engine.dispose()
 
 
@@ -135,6 +143,22 @@ async def test_the_summary_names_players_without_their_secrets(api: Api) -> None
     assert body["players"][1]["rating_after"] > body["players"][1]["rating_before"]
 
 
+@pytest.mark.parametrize("visibility", ["private", "public"])
+async def test_no_game_record_shows_its_room_code(api: Api, visibility: str) -> None:
+    game = dataclasses.replace(
+        scored_game([person(0, "Ann"), person(1, "Bea")], [5, 9]), visibility=visibility
+    )
+    await api.recorder.record(game)
+
+    response = await api.client.get(f"/api/games/{game.game_id}")
+    assert response.json()["visibility"] == visibility
+    assert "room_code" not in response.json() and game.room_code not in response.text
+    async with api.sessions() as session:
+        stored = await repository.get_game(session, game_id=game.game_id)
+    assert stored is not None
+    assert stored.room_code == (game.room_code if visibility == "public" else None)
+
+
 async def test_an_unknown_game_is_not_found(api: Api) -> None:
     response = await api.client.get("/api/games/00000000-0000-0000-0000-000000000000")
     assert response.status_code == 404
@@ -164,9 +188,10 @@ async def test_a_players_history_is_newest_first_a_page_at_a_time(api: Api) -> N
     assert first["player"]["games"] == 3 and first["player"]["wins"] == 1
 
 
-async def test_an_unknown_player_is_not_found(api: Api) -> None:
-    response = await api.client.get("/api/players/nobody/games")
-    assert response.status_code == 404
+async def test_a_player_without_games_has_an_empty_history(api: Api) -> None:
+    response = await api.client.get(f"/api/players/{uuid.uuid4()}/games")
+    assert response.status_code == 200
+    assert response.json() == {"player": None, "games": [], "total": 0, "limit": 20, "offset": 0}
 
 
 async def test_the_leaderboard_ranks_rated_players_across_pages(api: Api) -> None:

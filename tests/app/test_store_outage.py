@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from app.ws import hub as hub_module
+from app.ws.limits import ConnectionCaps
 from app.ws.routes import play
 from tests.app.conftest import base_settings
 from tests.app.live import Client, Live, bearer, connect_client, create_room, live_server
@@ -173,7 +174,8 @@ async def test_a_connection_the_store_cannot_open_is_told_to_come_back(
 def _no_runtime() -> SimpleNamespace:
     """What ``play`` reads of the app before it accepts: no service is reached."""
     settings = SimpleNamespace(allowed_origins=[])
-    runtime = SimpleNamespace(service=None, hub=None, settings=settings)
+    hub = SimpleNamespace(caps=ConnectionCaps(per_address=1, per_room=1))
+    runtime = SimpleNamespace(service=None, hub=hub, settings=settings)
     return SimpleNamespace(state=SimpleNamespace(runtime=runtime))
 
 
@@ -184,6 +186,7 @@ class LeavingSocket:
     sent: list[Any] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
     app: SimpleNamespace = field(default_factory=_no_runtime)
+    client: None = None
 
     async def accept(self) -> None:
         raise ClientDisconnected

@@ -36,7 +36,7 @@ class Table:
 async def started_table(settings: Settings) -> AsyncIterator[Table]:
     """A started two-person game (no clock, no AI)."""
     async with live_server(settings) as live, live.http() as http:
-        code, host_token = await create_room(http, seats=2)
+        code, host_token = await create_room(http, seats=2, spectators=True)
         guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
         await http.post(f"/api/rooms/{code}/start", headers=bearer(host_token))
         yield Table(live, code, host_token, guest["token"])
@@ -90,7 +90,7 @@ async def test_malformed_messages_get_errors_and_change_nothing(table: Table) ->
 async def test_an_oversized_frame_closes_the_connection(table: Table) -> None:
     client = await seated(table)
     await client.send({"type": "chat", "text": "x" * 1900})  # under the limit, too long a chat
-    await expect_error(client, "chat_too_long")
+    await expect_error(client, "text_too_long")
     await client.ws.send(json.dumps({"type": "chat", "text": "x" * 5000}))
     with pytest.raises(ConnectionClosed) as closed:
         while True:
@@ -150,7 +150,7 @@ async def test_chat_reaches_the_room_and_is_length_limited(table: Table) -> None
     chat = await bob.wait_for("chat")
     assert (chat["seat"], chat["name"], chat["text"]) == (0, "Ann", "good luck")
     await ann.send({"type": "chat", "text": "   "})
-    await expect_error(ann, "empty_chat")
+    await expect_error(ann, "blank_text")
 
 
 def _junk(rng: random.Random, depth: int = 0) -> Any:

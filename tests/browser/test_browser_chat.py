@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.harness import OpenPage, Server
+from tests.browser.harness import OpenPage, Server, create_room
 
 MOUNT = """async (canChat) => {
   const { createChat } = await import("/static/js/chat.js");
@@ -134,9 +134,16 @@ def test_enter_sends_and_a_refusal_is_shown_in_words_with_the_text_given_back(
     assert page.evaluate("window.sent") == ["good luck", "good luck"]
     receive(page, {"type": "chat", **line(0, "Ann", "good luck", 9.0)})
     expect(page.get_by_role("alert")).to_be_hidden()
-    # A refusal of another kind of message is none of the chat's business.
+    # A refusal of another kind of message is none of the chat's business, nor is one any
+    # message may get (a move sent too fast) once the line sent has had its answer.
     receive(page, {"type": "error", "ref": 3, "code": "not_your_turn", "message": "Not yet."})
+    receive(page, {"type": "error", "ref": None, "code": "rate_limited", "message": "Slow."})
     expect(page.locator(".chat-problem")).to_be_hidden()
+    field.fill("once more")
+    field.press("Enter")
+    receive(page, {"type": "error", "ref": None, "code": "rate_limited", "message": "Slow."})
+    expect(page.get_by_role("alert")).to_have_text("Slow.")
+    expect(field).to_have_value("once more")
 
 
 def test_a_spectator_reads_but_has_no_input(open_page: OpenPage, server: Server) -> None:
@@ -145,3 +152,73 @@ def test_a_spectator_reads_but_has_no_input(open_page: OpenPage, server: Server)
     expect(page.locator(".chat-line .chat-text")).to_have_text(["welcome"])
     expect(page.get_by_label("Chat message")).to_be_hidden()
     expect(page.locator(".chat-read-only")).to_have_text(re.compile("Spectators can read"))
+
+
+def join(page: Page, invite: str, name: str) -> None:
+    page.goto(invite)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Join the room").click()
+    expect(page.get_by_text("Waiting for the host to start the game.")).to_be_visible()
+
+
+def say(page: Page, text: str) -> None:
+    field = page.get_by_label("Chat message")
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_chat_in_the_waiting_room_reaches_a_late_joiner_and_a_reload(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    invite = create_room(ann, server, name="Ann", seats=3, room_name="Chatty table")
+    say(ann, "Welcome, everyone!")
+    lines = ann.locator(".chat-panel .chat-line")
+    expect(lines).to_have_count(1)
+    expect(lines).to_contain_text(["Ann Welcome, everyone!"])
+
+    bea = open_page(width=360, height=740)
+    join(bea, invite, "Bea")
+    # On a phone the chat is a drawer under the room, opened by its tab.
+    bea.get_by_role("tab", name=re.compile("^Chat")).click()
+    history = bea.locator(".chat-panel .chat-line")
+    expect(history).to_be_visible()
+    expect(history).to_contain_text(["Ann Welcome, everyone!"])
+    say(bea, "Hi Ann")
+    expect(lines).to_contain_text(["Ann Welcome, everyone!", "Bea Hi Ann"])
+    expect(lines.last.locator("time")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+
+    ann.reload()
+    reloaded = ann.locator(".chat-panel .chat-line")
+    expect(reloaded.first).to_be_visible()
+    expect(reloaded).to_contain_text(["Ann Welcome, everyone!", "Bea Hi Ann"])
+    overflow = bea.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the waiting room with its chat does not fit a 360 px wide screen"
+
+
+def test_the_chat_tab_counts_lines_said_while_the_log_is_shown(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    invite = create_room(ann, server, name="Ann", seats=2, room_name="Quiet table")
+    bea = open_page()
+    join(bea, invite, "Bea")
+    ann.get_by_role("button", name="Start the game").click()
+    # At the table the side column shows the log; the chat is a tab behind it.
+    for page in (ann, bea):
+        expect(page.get_by_role("tab", name="Log")).to_have_attribute("aria-selected", "true")
+    chat_tab = ann.get_by_role("tab", name=re.compile("^Chat"))
+
+    bea.get_by_role("tab", name=re.compile("^Chat")).click()
+    say(bea, "Good luck!")
+    say(bea, "You will need it.")
+    expect(chat_tab).to_have_attribute("aria-label", "Chat, 2 unread")
+    expect(ann.locator(".chat-panel")).to_have_attribute("data-unread", "2")
+
+    chat_tab.click()
+    expect(ann.locator(".chat-panel .chat-line.unread")).to_have_count(0)
+    expect(ann.locator(".chat-panel .chat-line")).to_contain_text(
+        ["Bea Good luck!", "Bea You will need it."]
+    )
+    expect(chat_tab).to_have_attribute("aria-label", "Chat")
+    expect(ann.locator(".chat-unread-divider")).to_be_visible()

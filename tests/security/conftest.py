@@ -51,3 +51,25 @@ def serve(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Serve]:
 def store_kind(serve: Serve, request: pytest.FixtureRequest) -> str:
     """``"memory"`` or ``"redis"``: which store this run of a test serves rooms from."""
     return str(request.node.callspec.params["serve"])
+
+
+@pytest.fixture(scope="module", params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server process, on each store, shared by a module's probes that change nothing
+    another probe looks at (starting a process per probe made a module take minutes)."""
+    prefix = f"cash_stash_test:{uuid.uuid4().hex[:12]}:"
+    if request.param == "redis":
+        need_service("Redis", redis_problem())
+    env = server_env(prefix, tmp_path_factory.mktemp("shared") / "games.db")
+    if request.param == "memory":
+        del env["CASH_STASH_REDIS_URL"]
+    (server,) = start_servers(env, 1)
+    yield server
+    server.stop()
+    if request.param == "redis":
+        with redis.Redis.from_url(REDIS_URL) as client:
+            keys = list(client.scan_iter(f"{prefix}*"))
+            if keys:
+                client.delete(*keys)
