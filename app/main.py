@@ -5,25 +5,22 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
+from secure.middleware.asgi import SecureASGIMiddleware
 
 from app.api import health, metrics, rooms
+from app.api.body_limit import BodyLimit
+from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
+from app.api.headers import SECURITY_HEADERS
 from app.api.routes import games, leaderboard, players
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
-from app.rooms.errors import RoomError
 from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
 from app.web import serve_client
 from app.ws import routes as ws_routes
-
-
-async def _room_error(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, RoomError)
-    return JSONResponse({"code": error.code, "detail": error.message}, status_code=error.status)
 
 
 def create_app(
@@ -46,8 +43,20 @@ def create_app(
             app.state.runtime = runtime
             yield
 
-    app = FastAPI(title="Cash Stash", lifespan=lifespan)
-    app.add_exception_handler(RoomError, _room_error)
+    app = FastAPI(
+        title="Cash Stash",
+        lifespan=lifespan,
+        # The description maps every door: only where an operator asks for it. No /docs page:
+        # its Swagger UI would load scripts from a CDN, which the CSP forbids anyway.
+        openapi_url="/openapi.json" if settings.api_docs else None,
+        docs_url=None,
+        redoc_url=None,
+        responses=ERROR_RESPONSES,
+    )
+    answer_errors_plainly(app)
+    # The last added runs first: headers go on every answer, the 413 included.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecureASGIMiddleware, secure=SECURITY_HEADERS)
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(rooms.router)

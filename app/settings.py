@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -57,6 +57,22 @@ class Settings(BaseSettings):
     """Messages waiting for one slow connection before it is dropped (it then resyncs)."""
     chat_max_length: int = 300
     """The longest chat message, in characters."""
+
+    max_body_bytes: Annotated[int, Field(ge=256)] = 4096
+    """The largest HTTP request body; a larger one is answered 413 before it is read."""
+    create_limit: int = 20
+    """Rooms one client address may create per minute."""
+    max_waiting_rooms: int = 5000
+    """Rooms waiting for their first game at once, across every process; past it, creating a
+    room is refused (429) until some start or expire."""
+    waiting_room_ttl_seconds: int = 1800
+    """A room whose game has not started expires after this long without a change."""
+    api_docs: bool = False
+    """Serve the OpenAPI description at ``/openapi.json`` (off by default: it maps every door).
+    No ``/docs`` page is served: its Swagger UI would load scripts from a CDN."""
+    metrics_token: str | None = None
+    """``/metrics`` answers only a request bearing this token (``Authorization: Bearer``);
+    unset, ``/metrics`` is off (404)."""
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

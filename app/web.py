@@ -10,22 +10,23 @@ from fastapi.staticfiles import StaticFiles
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
-"""Everything the client loads comes from this server: no fonts, scripts or icons from elsewhere."""
-
 router = APIRouter(include_in_schema=False)
+"""The pages' addresses. Their security headers (the CSP among them) come from
+``app.api.headers``, on every answer, so a page served from ``/static/`` has them too."""
 
 
-def _page(name: str) -> FileResponse:
+def _page(name: str, *, status_code: int = 200) -> FileResponse:
     return FileResponse(
         STATIC_DIR / name,
+        status_code=status_code,
         media_type="text/html",
-        headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Cache-Control": "no-cache"},
+        headers={"Cache-Control": "no-cache"},
     )
+
+
+def not_found_page() -> FileResponse:
+    """An unknown page address: the client, which shows that nothing is here, with a 404."""
+    return _page("index.html", status_code=404)
 
 
 @router.get("/")

@@ -53,11 +53,16 @@ def room_code(code: str) -> str:
 RoomCode = Annotated[str, Depends(room_code)]
 
 
+def client_address(request: Request) -> str:
+    """The client's address: behind a trusted proxy (``CASH_STASH_FORWARDED_ALLOW_IPS``), the
+    one it names in ``X-Forwarded-For``; from anyone else, the peer's own address."""
+    return request.client.host if request.client else "unknown"
+
+
 async def count_attempt(request: Request, runtime: RuntimeDep) -> None:
     """Rate-limit attempts to find rooms by code, per client address, across processes."""
-    address = request.client.host if request.client else "unknown"
     allowed = await runtime.service.store.hit(
-        f"join:{address}", limit=runtime.settings.join_limit, window_seconds=60
+        f"join:{client_address(request)}", limit=runtime.settings.join_limit, window_seconds=60
     )
     if not allowed:
         raise RoomError(
@@ -66,3 +71,21 @@ async def count_attempt(request: Request, runtime: RuntimeDep) -> None:
 
 
 CountedAttempt = Depends(count_attempt)
+
+
+async def count_creation(request: Request, runtime: RuntimeDep) -> None:
+    """Rate-limit room creation per client address, across processes."""
+    allowed = await runtime.service.store.hit(
+        f"create:{client_address(request)}",
+        limit=runtime.settings.create_limit,
+        window_seconds=60,
+    )
+    if not allowed:
+        raise RoomError(
+            "too_many_rooms_created",
+            "Too many rooms created from here; wait a minute and try again.",
+            status=429,
+        )
+
+
+CountedCreation = Depends(count_creation)

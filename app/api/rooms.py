@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, status
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request, Response, status
 
 from app.api.deps import (
     CountedAttempt,
+    CountedCreation,
     HostToken,
     RoomCode,
     RuntimeDep,
     ServiceDep,
     count_attempt,
 )
+from app.api.errors import Refusal
 from app.api.schemas import (
     BotAdded,
     BotRequest,
@@ -22,15 +26,30 @@ from app.api.schemas import (
     RoomUpdate,
     SeatGranted,
 )
+from app.db.repository import MAX_OFFSET
 from app.rooms.errors import room_not_found
-from app.rooms.model import RoomOptions
+from app.rooms.model import MAX_SEATS, RoomOptions
 from app.rooms.public import RoomPublic, room_public
 
-router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+LIST_PAGE = 50
+"""The most rooms one page of ``GET /api/rooms`` holds."""
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": Refusal} for status in statuses}
+
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=_refusals(404, 409, 429))
+_HOST_ONLY = _refusals(401, 403)
+
+Seat = Annotated[int, Path(ge=0, le=MAX_SEATS - 1)]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, dependencies=[CountedCreation])
 async def create_room(body: RoomCreate, service: ServiceDep) -> RoomCreated:
+    """A new room. Refused past ``CASH_STASH_CREATE_LIMIT`` rooms a minute from one address
+    (``429 too_many_rooms_created``), or while ``CASH_STASH_MAX_WAITING_ROOMS`` rooms wait to
+    start (``429 too_many_rooms``)."""
     options = RoomOptions(
         room_name=body.room_name or f"{body.name}'s table",
         rules=body.rules,
@@ -39,6 +58,7 @@ async def create_room(body: RoomCreate, service: ServiceDep) -> RoomCreated:
         visibility=body.visibility,
         turn_seconds=body.turn_seconds,
         rounds=body.rounds,
+        spectators=body.visibility == "public" if body.spectators is None else body.spectators,
     )
     player_id = None if body.player_id is None else str(body.player_id)
     room, token = await service.create(name=body.name, player_id=player_id, options=options)
@@ -46,31 +66,17 @@ async def create_room(body: RoomCreate, service: ServiceDep) -> RoomCreated:
 
 
 @router.get("")
-async def list_rooms(service: ServiceDep) -> list[RoomListItem]:
-    """Public rooms waiting for players."""
-    items = []
-    for code in await service.store.listed_rooms():
-        room = await service.load(code)
-        if room is None:
-            await service.store.forget(code)
-            continue
-        if not room.listed():
-            continue
-        host = room.seats[room.host]
-        items.append(
-            RoomListItem(
-                code=room.code,
-                room_name=room.options.room_name,
-                rules=room.options.rules,
-                draft=room.options.draft,
-                seats=room.options.seats,
-                open_seats=room.options.seats - room.occupied(),
-                turn_seconds=room.options.turn_seconds,
-                rounds=room.options.rounds,
-                host_name=host.name if host is not None else "",
-            )
-        )
-    return items
+async def list_rooms(
+    service: ServiceDep,
+    response: Response,
+    limit: Annotated[int, Query(ge=1, le=LIST_PAGE)] = LIST_PAGE,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+) -> list[RoomListItem]:
+    """Public rooms waiting for players, the most recently changed first, a page at a time;
+    ``X-Total-Count`` says how many there are in all."""
+    listings, total = await service.store.listed_rooms(offset=offset, limit=limit)
+    response.headers["X-Total-Count"] = str(total)
+    return [RoomListItem.model_validate_json(listing) for listing in listings]
 
 
 @router.get("/{code}")
@@ -92,7 +98,7 @@ async def join_room(code: RoomCode, body: JoinRequest, service: ServiceDep) -> S
     return SeatGranted(seat=seat, token=token)
 
 
-@router.patch("/{code}")
+@router.patch("/{code}", responses=_HOST_ONLY)
 async def change_room(
     code: RoomCode, body: RoomUpdate, service: ServiceDep, token: HostToken
 ) -> RoomPublic:
@@ -100,34 +106,34 @@ async def change_room(
     return room_public(await service.change_options(code, token=token, changes=changes))
 
 
-@router.post("/{code}/bots", status_code=status.HTTP_201_CREATED)
+@router.post("/{code}/bots", status_code=status.HTTP_201_CREATED, responses=_HOST_ONLY)
 async def add_bot(
     code: RoomCode, body: BotRequest, service: ServiceDep, token: HostToken
 ) -> BotAdded:
     return BotAdded(seat=await service.add_bot(code, token=token, level=body.level))
 
 
-@router.delete("/{code}/bots/{seat}")
+@router.delete("/{code}/bots/{seat}", responses=_HOST_ONLY)
 async def remove_bot(
-    code: RoomCode, seat: int, service: ServiceDep, token: HostToken
+    code: RoomCode, seat: Seat, service: ServiceDep, token: HostToken
 ) -> RoomPublic:
     return room_public(await service.remove_seat(code, token=token, seat=seat, ai=True))
 
 
-@router.delete("/{code}/players/{seat}")
+@router.delete("/{code}/players/{seat}", responses=_HOST_ONLY)
 async def remove_player(
-    code: RoomCode, seat: int, service: ServiceDep, token: HostToken
+    code: RoomCode, seat: Seat, service: ServiceDep, token: HostToken
 ) -> RoomPublic:
     """Remove a person waiting for the start (their token stops working)."""
     return room_public(await service.remove_seat(code, token=token, seat=seat, ai=False))
 
 
-@router.post("/{code}/start")
+@router.post("/{code}/start", responses=_HOST_ONLY)
 async def start_game(code: RoomCode, service: ServiceDep, token: HostToken) -> RoomPublic:
     return room_public(await service.start(code, token=token))
 
 
-@router.post("/{code}/rematch")
+@router.post("/{code}/rematch", responses=_HOST_ONLY)
 async def rematch(code: RoomCode, service: ServiceDep, token: HostToken) -> RoomPublic:
     """A new game in the same room with the same seats, once the last one is over."""
     return room_public(await service.rematch(code, token=token))

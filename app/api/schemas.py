@@ -5,18 +5,51 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from app.rooms.model import AiLevel, Rounds, RuleSet, TurnSeconds, Visibility
+from app.rooms.public import RoomListItem
 
-DisplayName = Annotated[str, Field(min_length=1, max_length=30)]
-RoomName = Annotated[str, Field(min_length=1, max_length=60)]
+__all__ = ["RoomListItem"]
+from app.text import TextRefused, clean_text
+
+NAME_LENGTH = 30
+ROOM_NAME_LENGTH = 60
+
+
+def _shown_text(what: str, max_length: int) -> AfterValidator:
+    """``app.text.clean_text`` as a field's check: its code becomes the error's type."""
+
+    def cleaned(text: str) -> str:
+        try:
+            return clean_text(text, what=what, max_length=max_length)
+        except TextRefused as refused:
+            raise PydanticCustomError(refused.code, refused.message) from None
+
+    return AfterValidator(cleaned)
+
+
+DisplayName = Annotated[
+    str, Field(min_length=1, max_length=NAME_LENGTH), _shown_text("A name", NAME_LENGTH)
+]
+RoomName = Annotated[
+    str,
+    Field(min_length=1, max_length=ROOM_NAME_LENGTH),
+    _shown_text("A room name", ROOM_NAME_LENGTH),
+]
+GuestId = Annotated[UUID, Field(strict=False)]
+"""A uuid, given as its text (the one field a JSON string stands for)."""
+
+STRICT = ConfigDict(extra="forbid", strict=True)
+"""Request bodies take JSON's own types only: no ``"3"`` for 3, no ``3.0`` or ``true`` for a
+number, no ``1e400``, ``Infinity`` or ``NaN`` anywhere."""
 
 
 class RoomCreate(BaseModel):
     """A new room; ``name`` is the creator's display name (they hold seat 0 and are host)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     name: DisplayName
     room_name: RoomName | None = None
     """Shown in the lobby; defaults to "<name>'s table"."""
@@ -26,14 +59,16 @@ class RoomCreate(BaseModel):
     visibility: Visibility = "private"
     turn_seconds: TurnSeconds | None = None
     rounds: Rounds = 1
-    player_id: UUID | None = None
+    player_id: GuestId | None = None
     """The creator's guest player id, if they have one."""
+    spectators: bool | None = None
+    """Whether the code alone lets someone watch; by default only in a public room."""
 
 
 class RoomUpdate(BaseModel):
     """Options the host changes before the start; fields left out stay as they are."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     room_name: RoomName | None = None
     rules: RuleSet | None = None
     draft: bool | None = None
@@ -41,16 +76,17 @@ class RoomUpdate(BaseModel):
     visibility: Visibility | None = None
     turn_seconds: TurnSeconds | None = None
     rounds: Rounds | None = None
+    spectators: bool | None = None
 
 
 class JoinRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     name: DisplayName
-    player_id: UUID | None = None
+    player_id: GuestId | None = None
 
 
 class BotRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     level: AiLevel = "medium"
 
 
@@ -68,15 +104,3 @@ class SeatGranted(BaseModel):
 
 class BotAdded(BaseModel):
     seat: int
-
-
-class RoomListItem(BaseModel):
-    code: str
-    room_name: str
-    rules: RuleSet
-    draft: bool
-    seats: int
-    open_seats: int
-    turn_seconds: int | None
-    rounds: Rounds
-    host_name: str

@@ -73,7 +73,12 @@ class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    room_code: Mapped[str] = mapped_column(Text)
+    room_code: Mapped[str | None] = mapped_column(Text)
+    """The live room's code, kept for a public room only: a private room's code is what lets
+    someone in (and its rematches are played under it), so it is never stored."""
+    visibility: Mapped[str] = mapped_column(String(16), server_default="private")
+    """The room's visibility, ``"public"`` or ``"private"`` (games recorded before it was kept
+    count as private)."""
     rules: Mapped[str] = mapped_column(String(32))
     draft: Mapped[bool] = mapped_column(Boolean)
     win_condition: Mapped[str] = mapped_column(String(32))

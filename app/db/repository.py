@@ -34,6 +34,10 @@ def public_player_id(guest_id: str) -> str:
 
 T = TypeVar("T")
 
+MAX_OFFSET = 1_000_000
+"""The furthest a page may start: far past any real list, far short of the 64-bit integers
+the databases take (a larger offset made SQLite raise ``OverflowError``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Page(Generic[T]):
@@ -56,7 +60,8 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
         _insert_ignoring_duplicates(session, Game)
         .values(
             id=game.game_id,
-            room_code=game.room_code,
+            room_code=game.room_code if game.visibility == "public" else None,
+            visibility=game.visibility,
             rules=str(game.config.get("rules", "advanced")),
             draft=bool(game.config.get("draft", False)),
             win_condition=str(game.config.get("rounds", 1)),

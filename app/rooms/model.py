@@ -6,7 +6,7 @@ from collections import OrderedDict
 from typing import Annotated, Any, Literal, TypeVar
 
 import orjson
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 import engine
 from app.rooms.credentials import hashes_match
@@ -138,6 +138,16 @@ class RoomOptions(BaseModel):
     turn_seconds: TurnSeconds | None = None
     """Seconds per turn and per challenge answer; None means no clock."""
     rounds: Rounds = 1
+    spectators: bool = False
+    """Whether the room's code alone lets someone watch (a seat's token always opens the
+    room). Left out, it follows the visibility: on in a public room, off in a private one."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _spectators_follow_visibility(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("spectators") is None:
+            return {**data, "spectators": data.get("visibility") == "public"}
+        return data
 
 
 class Seat(BaseModel):

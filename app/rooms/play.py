@@ -147,6 +147,7 @@ def _finish(room: Room, state: Any, now: float) -> None:
             winners=list(result["winners"]),
             started_at=datetime.fromtimestamp(game.started_at, UTC),
             ended_at=datetime.fromtimestamp(now, UTC),
+            visibility=room.options.visibility,
         )
     )
     room.record_attempts = 0

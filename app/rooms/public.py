@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from app.rooms.model import AiLevel, Room, RoomOptions, RoomStatus
+from app.rooms.model import AiLevel, Room, RoomOptions, RoomStatus, Rounds, RuleSet
 
 
 class SeatPublic(BaseModel):
@@ -72,3 +72,36 @@ def room_public(room: Room) -> RoomPublic:
         open_seats=sum(seat is None for seat in room.seats),
         game=game,
     )
+
+
+class RoomListItem(BaseModel):
+    """A public room waiting for players, as ``GET /api/rooms`` lists it."""
+
+    code: str
+    room_name: str
+    rules: RuleSet
+    draft: bool
+    seats: int
+    open_seats: int
+    turn_seconds: int | None
+    rounds: Rounds
+    host_name: str
+
+
+def room_listing(room: Room) -> str | None:
+    """The room's entry in the public list (its JSON, kept in the store's index so that the
+    list is read without reading any room), or None when the room is not listed."""
+    if not room.listed():
+        return None
+    host = room.seats[room.host]
+    return RoomListItem(
+        code=room.code,
+        room_name=room.options.room_name,
+        rules=room.options.rules,
+        draft=room.options.draft,
+        seats=room.options.seats,
+        open_seats=room.options.seats - room.occupied(),
+        turn_seconds=room.options.turn_seconds,
+        rounds=room.options.rounds,
+        host_name=host.name if host is not None else "",
+    ).model_dump_json()

@@ -46,6 +46,8 @@ class FinishedGame:
     """Winning seats (several on a tie)."""
     started_at: datetime
     ended_at: datetime
+    visibility: str = "private"
+    """The room's visibility: a private room's code is a secret the record must not keep."""
 
 
 class GameRecorder(Protocol):

@@ -20,6 +20,7 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.model import AiLevel, Room, RoomOptions, Seat, room_of_text, room_text
+from app.rooms.public import room_listing
 from app.rooms.recording import GameRecorder
 from app.settings import Settings
 from app.store.base import Commit, RoomStore
@@ -130,8 +131,9 @@ class RoomService:
             version=new.version,
             data=room_text(new),
             wake_at=new.wake_at(self.settings.disconnect_grace_seconds),
-            listed=new.listed(),
-            ttl_seconds=None if new.unrecorded else self.settings.room_ttl_seconds,
+            listing=room_listing(new),
+            ttl_seconds=self._ttl_of(new),
+            waiting=new.status == "waiting",
         )
         self._committing[new.code] = (commit.data, new)
         try:
@@ -151,6 +153,15 @@ class RoomService:
         self.metrics.commit_conflicts.inc()
         self._missed_commit(new.code)
         return False
+
+    def _ttl_of(self, room: Room) -> int | None:
+        """How long the room may stay untouched: never expires while a finished game waits
+        for the database; a room waiting for its first game sooner than one in play."""
+        if room.unrecorded:
+            return None
+        if room.status == "waiting":
+            return min(self.settings.waiting_room_ttl_seconds, self.settings.room_ttl_seconds)
+        return self.settings.room_ttl_seconds
 
     def _missed_commit(self, code: str) -> None:
         for listener in self._missed:
@@ -189,7 +200,15 @@ class RoomService:
     async def create(
         self, *, name: str, player_id: str | None, options: RoomOptions
     ) -> tuple[Room, str]:
-        """A new room with its creator in seat 0 as host; returns the room and the host's token."""
+        """A new room with its creator in seat 0 as host; returns the room and the host's token.
+
+        Refused (``429 too_many_rooms``) while ``max_waiting_rooms`` rooms wait to start."""
+        if await self.store.waiting_rooms() >= self.settings.max_waiting_rooms:
+            raise RoomError(
+                "too_many_rooms",
+                "Too many rooms are waiting for players; join one or try again later.",
+                status=429,
+            )
         token = new_seat_token()
         host = _person(name, token, player_id)
         while True:

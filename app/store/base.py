@@ -42,10 +42,13 @@ class Commit:
     data: str
     wake_at: float | None
     """When some process must look at the room again (clocks, AI turn, recording)."""
-    listed: bool
-    """In the public list of rooms waiting for players."""
+    listing: str | None
+    """The room's entry in the public list of rooms waiting for players (its JSON), or None
+    when it is not listed."""
     ttl_seconds: int | None
     """Expire the room after this long untouched; None keeps it (unrecorded games)."""
+    waiting: bool = False
+    """Waiting for its first game: counted by ``waiting_rooms`` until it starts or expires."""
 
 
 class RoomStore(Protocol):
@@ -86,8 +89,14 @@ class RoomStore(Protocol):
         """Drop an expired room from the indexes."""
         ...
 
-    async def listed_rooms(self) -> list[str]:
-        """Codes of public rooms waiting for players."""
+    async def listed_rooms(self, *, offset: int, limit: int) -> tuple[list[str], int]:
+        """A page of the public list (the ``listing`` entries, most recently changed room
+        first), and how many entries the list holds. Read from an index, never by scanning
+        rooms; an expired room's entry is dropped."""
+        ...
+
+    async def waiting_rooms(self) -> int:
+        """How many rooms (not expired) wait for their first game."""
         ...
 
     async def claim(self, key: str, seconds: float) -> bool:

@@ -26,7 +26,10 @@ class MemoryRoomStore:
     def __init__(self) -> None:
         self._rooms: dict[str, _Entry] = {}
         self._wake: dict[str, float] = {}
-        self._listed: set[str] = set()
+        self._listed: dict[str, tuple[float, str]] = {}
+        """Code → (when the room expires, its listing)."""
+        self._waiting: dict[str, float] = {}
+        """Code → when the room expires."""
         self._claims: dict[str, float] = {}
         self._hits: dict[str, tuple[float, int]] = {}
         self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
@@ -59,10 +62,15 @@ class MemoryRoomStore:
             self._wake.pop(commit.code, None)
         else:
             self._wake[commit.code] = commit.wake_at
-        if commit.listed:
-            self._listed.add(commit.code)
+        until = float("inf") if expires_at is None else expires_at
+        if commit.listing is not None:
+            self._listed[commit.code] = (until, commit.listing)
         else:
-            self._listed.discard(commit.code)
+            self._listed.pop(commit.code, None)
+        if commit.waiting:
+            self._waiting[commit.code] = until
+        else:
+            self._waiting.pop(commit.code, None)
         self._events.put_nowait(StoreEvent("commit", commit.code, version=commit.version))
         return True
 
@@ -82,10 +90,20 @@ class MemoryRoomStore:
     async def forget(self, code: str) -> None:
         if self._entry(code) is None:
             self._wake.pop(code, None)
-            self._listed.discard(code)
+            self._listed.pop(code, None)
+            self._waiting.pop(code, None)
 
-    async def listed_rooms(self) -> list[str]:
-        return sorted(self._listed)
+    async def listed_rooms(self, *, offset: int, limit: int) -> tuple[list[str], int]:
+        now = time.time()
+        self._listed = {code: entry for code, entry in self._listed.items() if entry[0] > now}
+        newest_first = sorted(self._listed.items(), key=lambda item: (-item[1][0], item[0]))
+        page = newest_first[offset : offset + limit]
+        return [listing for _, (_, listing) in page], len(newest_first)
+
+    async def waiting_rooms(self) -> int:
+        now = time.time()
+        self._waiting = {code: until for code, until in self._waiting.items() if until > now}
+        return len(self._waiting)
 
     async def claim(self, key: str, seconds: float) -> bool:
         now = time.time()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 
@@ -16,9 +17,10 @@ from app.store.resp import RespConnection, checked, connect
 
 logger = logging.getLogger(__name__)
 
-# KEYS: room hash, wake zset, listed set.
+# KEYS: room hash, wake zset, listed zset, listings hash, waiting zset.
 # ARGV: expected version, new version, data, ttl seconds (0: keep), wake at ('' : none),
-#       listed ('1'/'0'), channel, code, the committing process's own channel.
+#       listing ('' : not listed), channel, code, the committing process's own channel,
+#       when the room expires (the score of the listed and waiting indexes), waiting ('1'/'0').
 #
 # The announcement is left out when the only subscriber to the channel is the committing
 # process's own subscription (the one connection subscribed to its own channel too): that
@@ -41,16 +43,47 @@ if ARGV[5] == '' then
 else
   redis.call('ZADD', KEYS[2], ARGV[5], ARGV[8])
 end
-if ARGV[6] == '1' then
-  redis.call('SADD', KEYS[3], ARGV[8])
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[10], ARGV[8])
+  redis.call('HSET', KEYS[4], ARGV[8], ARGV[6])
+elseif redis.call('ZREM', KEYS[3], ARGV[8]) == 1 then
+  redis.call('HDEL', KEYS[4], ARGV[8])
+end
+if ARGV[11] == '1' then
+  redis.call('ZADD', KEYS[5], ARGV[10], ARGV[8])
 else
-  redis.call('SREM', KEYS[3], ARGV[8])
+  redis.call('ZREM', KEYS[5], ARGV[8])
 end
 local counts = redis.call('PUBSUB', 'NUMSUB', ARGV[7], ARGV[9])
 if counts[2] ~= 1 or counts[4] ~= 1 then
   redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[2])
 end
 return 1
+"""
+
+# KEYS: listed zset, listings hash. ARGV: now, offset, limit.
+# Entries of rooms that expired meanwhile (their score is when) are dropped first.
+_LISTED = """
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+for _, code in ipairs(gone) do
+  redis.call('HDEL', KEYS[2], code)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local total = redis.call('ZCARD', KEYS[1])
+local first = tonumber(ARGV[2])
+local codes = redis.call('ZREVRANGE', KEYS[1], first, first + tonumber(ARGV[3]) - 1)
+if #codes == 0 then
+  return {total}
+end
+local page = redis.call('HMGET', KEYS[2], unpack(codes))
+table.insert(page, 1, total)
+return page
+"""
+
+# KEYS: waiting zset. ARGV: now.
+_WAITING = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZCARD', KEYS[1])
 """
 
 _HIT = """
@@ -76,7 +109,8 @@ def _name_of(prefix: str) -> str:
 
 
 class RedisRoomStore:
-    """One hash per room (``v`` and ``data``), a wake sorted set, a listed set, one channel."""
+    """One hash per room (``v`` and ``data``), a wake sorted set, the public list (a sorted set
+    by expiry and a hash of listings), a sorted set of waiting rooms, one channel."""
 
     def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
         # A burst (thousands of sockets arriving at once) waits for a pooled connection rather
@@ -100,11 +134,16 @@ class RedisRoomStore:
         self._own_channel = f"{prefix}process:{uuid.uuid4().hex}"
         """Subscribed to with ``channel`` on the same connection: see ``_COMMIT``."""
         self._wake_key = f"{prefix}wake"
-        self._listed_key = f"{prefix}listed"
+        # Not the old ``listed`` set's name: a sorted set there would fail on a set left over.
+        self._listed_key = f"{prefix}public_rooms"
+        self._listings_key = f"{prefix}public_listings"
+        self._waiting_key = f"{prefix}waiting"
         self._url = url
         self._name = _name_of(prefix)
         self._commit_sha = self._redis.register_script(_COMMIT).sha
         self._hit = self._redis.register_script(_HIT)
+        self._listed = self._redis.register_script(_LISTED)
+        self._waiting = self._redis.register_script(_WAITING)
         # Commits are the hot path (one per move): they share one connection of their own
         # (``app/store/resp.py``), each commit a write and a future, many in flight at once.
         self._commits: RespConnection | None = None
@@ -138,20 +177,27 @@ class RedisRoomStore:
         return None if data is None else str(data)
 
     async def commit(self, commit: Commit) -> bool:
+        expires_at = (
+            "+inf" if commit.ttl_seconds is None else repr(time.time() + commit.ttl_seconds)
+        )
         keys_and_args = (
-            3,
+            5,
             self._room_key(commit.code),
             self._wake_key,
             self._listed_key,
+            self._listings_key,
+            self._waiting_key,
             str(commit.version - 1),
             str(commit.version),
             commit.data,
             str(commit.ttl_seconds or 0),
             "" if commit.wake_at is None else repr(commit.wake_at),
-            "1" if commit.listed else "0",
+            commit.listing or "",
             self.channel,
             commit.code,
             self._own_channel,
+            expires_at,
+            "1" if commit.waiting else "0",
         )
         connection = self._commits
         if connection is None or not connection.usable:
@@ -217,12 +263,21 @@ class RedisRoomStore:
         async with asyncio.timeout(_COMMAND_SECONDS):
             if not await self._redis.exists(self._room_key(code)):
                 await self._redis.zrem(self._wake_key, code)
-                await self._redis.srem(self._listed_key, code)
+                await self._redis.zrem(self._listed_key, code)
+                await self._redis.hdel(self._listings_key, code)
+                await self._redis.zrem(self._waiting_key, code)
 
-    async def listed_rooms(self) -> list[str]:
+    async def listed_rooms(self, *, offset: int, limit: int) -> tuple[list[str], int]:
         async with asyncio.timeout(_COMMAND_SECONDS):
-            codes = await self._redis.smembers(self._listed_key)
-        return sorted(str(code) for code in codes)
+            reply = await self._listed(
+                keys=[self._listed_key, self._listings_key], args=[time.time(), offset, limit]
+            )
+        total, *page = reply
+        return [str(listing) for listing in page if listing is not None], int(total)
+
+    async def waiting_rooms(self) -> int:
+        async with asyncio.timeout(_COMMAND_SECONDS):
+            return int(await self._waiting(keys=[self._waiting_key], args=[time.time()]))
 
     async def claim(self, key: str, seconds: float) -> bool:
         async with asyncio.timeout(_COMMAND_SECONDS):

@@ -19,6 +19,8 @@ router = APIRouter()
 
 CLOSE_NO_ROOM = 4404
 CLOSE_BAD_TOKEN = 4401
+CLOSE_NO_SPECTATORS = 4406
+"""A connection without a seat to a room whose host does not allow spectators."""
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +73,12 @@ async def _play(websocket: WebSocket, code: str, token: str | None) -> None:
             error_message("bad_token", "That token does not hold a seat here.")
         )
         await websocket.close(CLOSE_BAD_TOKEN)
+        return
+    if token_hash is None and not room.options.spectators:
+        await websocket.send_json(
+            error_message("no_spectators", "This room does not allow spectators; ask for a seat.")
+        )
+        await websocket.close(CLOSE_NO_SPECTATORS)
         return
     connection = Connection(
         websocket,

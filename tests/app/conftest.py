@@ -48,6 +48,7 @@ def base_settings(**overrides: Any) -> Settings:
         "timeout_level": "easy",
         "disconnect_grace_seconds": 600.0,
         "join_limit": 1000,
+        "create_limit": 1000,
         "ws_messages_per_second": 1000.0,
         "database_url": "sqlite+aiosqlite:///:memory:",
     }

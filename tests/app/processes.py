@@ -48,6 +48,7 @@ def server_env(redis_prefix: str, database: Path, **settings: str) -> dict[str, 
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_JOIN_LIMIT": "1000",
+        "CASH_STASH_CREATE_LIMIT": "1000",
         "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         **{f"CASH_STASH_{name.upper()}": value for name, value in settings.items()},
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Any
@@ -164,9 +165,10 @@ async def test_a_players_history_is_newest_first_a_page_at_a_time(api: Api) -> N
     assert first["player"]["games"] == 3 and first["player"]["wins"] == 1
 
 
-async def test_an_unknown_player_is_not_found(api: Api) -> None:
-    response = await api.client.get("/api/players/nobody/games")
-    assert response.status_code == 404
+async def test_a_player_without_games_has_an_empty_history(api: Api) -> None:
+    response = await api.client.get(f"/api/players/{uuid.uuid4()}/games")
+    assert response.status_code == 200
+    assert response.json() == {"player": None, "games": [], "total": 0, "limit": 20, "offset": 0}
 
 
 async def test_the_leaderboard_ranks_rated_players_across_pages(api: Api) -> None:

@@ -90,7 +90,7 @@ async def test_no_message_names_a_card_the_seat_cannot_see(
 ) -> None:
     store = KeepingStore()
     async with live_server(base_settings(), store=store) as live, live.http() as http:
-        code, host = await create_room(http, seats=seats, **options)
+        code, host = await create_room(http, seats=seats, spectators=True, **options)
         tokens = [host]
         for n in range(seats - 2):
             joined = await http.post(f"/api/rooms/{code}/join", json={"name": f"P{n}"})

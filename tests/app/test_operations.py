@@ -16,14 +16,14 @@ from tests.app.processes import server_env, start_servers
 
 
 async def test_metrics_count_connections_rooms_actions_and_ai_time() -> None:
-    async with live_server(base_settings()) as live, live.http() as http:
+    async with live_server(base_settings(metrics_token="scrape")) as live, live.http() as http:
         code, host = await create_room(http, seats=2)
         await http.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=bearer(host))
         ann = await connect_client(live, code, host)
         await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
         await ann.wait_for("state")
         await play_out(ann, 0, random.Random(3))
-        response = await http.get("/metrics")
+        response = await http.get("/metrics", headers=bearer("scrape"))
         await ann.close()
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")

@@ -13,7 +13,7 @@ async def test_two_people_and_an_ai_play_a_whole_game_and_it_is_recorded(
     make_settings: MakeSettings,
 ) -> None:
     async with live_server(make_settings()) as live, live.http() as http:
-        code, host_token = await create_room(http, seats=3, rules="advanced")
+        code, host_token = await create_room(http, seats=3, rules="advanced", spectators=True)
         joined = await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
         assert joined.status_code == 200
         bob_seat, bob_token = joined.json()["seat"], joined.json()["token"]

@@ -85,7 +85,7 @@ async def test_two_processes_on_one_redis_play_one_room_together(
 ) -> None:
     one, other = (server.endpoint for server in two_servers)
     async with one.http() as http_one, other.http() as http_other:
-        code, host = await create_room(http_one, seats=3)
+        code, host = await create_room(http_one, seats=3, spectators=True)
         joined = await http_other.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
         bob_token = joined.json()["token"]
         await http_one.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=bearer(host))
@@ -115,7 +115,7 @@ async def test_two_processes_on_one_redis_play_one_room_together(
 async def test_two_processes_apply_a_timeout_exactly_once(redis_prefix: str) -> None:
     settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
     async with live_server(settings) as one, live_server(settings) as other, one.http() as http:
-        code, host = await create_room(http, seats=2, turn_seconds=60)
+        code, host = await create_room(http, seats=2, turn_seconds=60, spectators=True)
         guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
         await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
         watchers = [await connect_client(one, code, host), await connect_client(other, code)]

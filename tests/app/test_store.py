@@ -35,11 +35,18 @@ def commit(
     *,
     code: str = "ROOM0001",
     wake_at: float | None = None,
-    listed: bool = False,
+    listing: str | None = None,
     ttl: int | None = 60,
+    waiting: bool = False,
 ) -> Commit:
     return Commit(
-        code=code, version=version, data=data, wake_at=wake_at, listed=listed, ttl_seconds=ttl
+        code=code,
+        version=version,
+        data=data,
+        wake_at=wake_at,
+        listing=listing,
+        ttl_seconds=ttl,
+        waiting=waiting,
     )
 
 
@@ -152,11 +159,27 @@ async def test_wake_times_index_rooms_that_need_a_look(store: RoomStore) -> None
 
 
 async def test_listed_rooms_follow_each_commit(store: RoomStore) -> None:
-    await store.commit(commit(1, code="AAAAAAAA", listed=True))
-    await store.commit(commit(1, code="BBBBBBBB", listed=True))
-    assert await store.listed_rooms() == ["AAAAAAAA", "BBBBBBBB"]
-    await store.commit(commit(2, code="AAAAAAAA", listed=False))
-    assert await store.listed_rooms() == ["BBBBBBBB"]
+    await store.commit(commit(1, code="AAAAAAAA", listing='"a"'))
+    await store.commit(commit(1, code="BBBBBBBB", listing='"b"', ttl=120))
+    assert await store.listed_rooms(offset=0, limit=50) == (['"b"', '"a"'], 2)
+    assert await store.listed_rooms(offset=1, limit=1) == (['"a"'], 2)
+    await store.commit(commit(2, code="AAAAAAAA", listing=None))
+    assert await store.listed_rooms(offset=0, limit=50) == (['"b"'], 1)
+
+
+async def test_expired_rooms_leave_the_list_and_the_waiting_count(store: RoomStore) -> None:
+    await store.commit(commit(1, code="AAAAAAAA", listing='"a"', ttl=1, waiting=True))
+    await store.commit(commit(1, code="BBBBBBBB", listing='"b"', waiting=True))
+    await store.commit(commit(1, code="CCCCCCCC", waiting=False))
+    assert await store.waiting_rooms() == 2
+    deadline = time.monotonic() + 5
+    while await store.load("AAAAAAAA") is not None:
+        assert time.monotonic() < deadline, "the room never expired"
+        await asyncio.sleep(0.1)
+    assert await store.listed_rooms(offset=0, limit=50) == (['"b"'], 1)
+    assert await store.waiting_rooms() == 1
+    await store.commit(commit(2, code="BBBBBBBB", waiting=False))
+    assert await store.waiting_rooms() == 0
 
 
 async def test_a_claim_is_granted_once_until_it_expires(store: RoomStore) -> None:
@@ -237,7 +260,7 @@ async def test_every_connection_converges_after_the_subscription_is_lost(
         live_server(settings) as other,
         one.http() as http,
     ):
-        code, host = await create_room(http, seats=2)
+        code, host = await create_room(http, seats=2, spectators=True)
         bob = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
         await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
         clients = [
@@ -290,7 +313,7 @@ async def test_a_redis_that_never_answers_fails_each_call_in_bounded_time(
         with pytest.raises(OSError):
             await store.load("ABCDE")
         commit = Commit(
-            code="ABCDE", version=1, data="{}", wake_at=None, listed=False, ttl_seconds=1
+            code="ABCDE", version=1, data="{}", wake_at=None, listing=None, ttl_seconds=1
         )
         with pytest.raises(OSError):
             await store.commit(commit)

@@ -36,7 +36,7 @@ class Table:
 async def started_table(settings: Settings) -> AsyncIterator[Table]:
     """A started two-person game (no clock, no AI)."""
     async with live_server(settings) as live, live.http() as http:
-        code, host_token = await create_room(http, seats=2)
+        code, host_token = await create_room(http, seats=2, spectators=True)
         guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
         await http.post(f"/api/rooms/{code}/start", headers=bearer(host_token))
         yield Table(live, code, host_token, guest["token"])

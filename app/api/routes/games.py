@@ -1,21 +1,34 @@
-"""``GET /api/games/{id}``: a finished game and its replay, every card face up."""
+"""``GET /api/games/{id}``: a finished game and its replay, every card face up.
+
+What the public sees of a finished game, private or public: who sat where, the scores, and the
+replay. Never the room's code: a private room's code still opens that room (its rematches are
+played in it), so no record carries one; the game's ``visibility`` says what kind it was.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Path
 from pydantic import BaseModel, ConfigDict
 
+from app.api.errors import Refusal
 from app.db import repository
 from app.db.models import Game
 from app.db.session import SessionDep
 from app.replay import Replay, replay
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(
+    prefix="/api/games",
+    tags=["games"],
+    responses={404: {"model": Refusal, "description": "No finished game has this id."}},
+)
+
+GameId = Annotated[str, Path(max_length=36)]
+"""A game id is a uuid's text; nothing longer is looked up."""
 
 
 class SeatPublic(BaseModel):
@@ -39,7 +52,7 @@ class GameSummary(BaseModel):
     """A finished game at a glance."""
 
     id: str
-    room_code: str
+    visibility: Literal["public", "private"]
     rules: str
     draft: bool
     rounds: int | str
@@ -58,7 +71,7 @@ class GameSummary(BaseModel):
     def of(cls, game: Game) -> GameSummary:
         return cls(
             id=game.id,
-            room_code=game.room_code,
+            visibility="public" if game.visibility == "public" else "private",
             rules=game.rules,
             draft=game.draft,
             rounds=game.config.get("rounds", 1),
@@ -109,7 +122,7 @@ async def _replay_of(game: Game) -> Replay:
 
 
 @router.get("/{game_id}")
-async def read_game(game_id: str, session: SessionDep) -> GamePublic:
+async def read_game(game_id: GameId, session: SessionDep) -> GamePublic:
     game = await repository.get_game(session, game_id=game_id)
     if game is None:
         raise HTTPException(status_code=404, detail="No finished game has this id.")

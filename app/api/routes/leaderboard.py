@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from app.db import repository
+from app.db.repository import MAX_OFFSET
 from app.db.session import SessionDep
 
 router = APIRouter(prefix="/api/leaderboard", tags=["leaderboard"])
@@ -36,7 +37,7 @@ class Leaderboard(BaseModel):
 async def read_leaderboard(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> Leaderboard:
     page = await repository.leaderboard(session, limit=limit, offset=offset)
     return Leaderboard(

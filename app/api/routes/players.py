@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict
 
 from app.api.routes.games import SeatPublic
 from app.db import repository
+from app.db.repository import MAX_OFFSET
 from app.db.session import SessionDep
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -48,7 +49,8 @@ class PlayerGame(BaseModel):
 
 
 class PlayerHistory(BaseModel):
-    player: PlayerPublic
+    player: PlayerPublic | None
+    """None until the player has a finished game (a new guest's history is empty, not missing)."""
     games: list[PlayerGame]
     total: int
     """How many finished games the player has in all."""
@@ -58,15 +60,16 @@ class PlayerHistory(BaseModel):
 
 @router.get("/{player_id}/games")
 async def read_player_games(
-    player_id: str,
+    player_id: Annotated[str, Path(max_length=64)],
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> PlayerHistory:
-    """``player_id`` is the public id, or the guest id the player's own browser keeps."""
+    """``player_id`` is the public id, or the guest id the player's own browser keeps. An id
+    with no finished game yet (a new guest's) has an empty history."""
     player = await repository.get_player(session, player_id=player_id)
     if player is None:
-        raise HTTPException(status_code=404, detail="No finished games for this player.")
+        return PlayerHistory(player=None, games=[], total=0, limit=limit, offset=offset)
     page = await repository.player_games(session, player_id=player.id, limit=limit, offset=offset)
     return PlayerHistory(
         player=PlayerPublic.model_validate(player),
