@@ -90,7 +90,7 @@ class Game(Base):
     totals: Mapped[list[int]] = mapped_column(Json)
     winners: Mapped[list[int]] = mapped_column(Json)
     rated: Mapped[bool] = mapped_column(Boolean)
-    """Whether the game moved ratings (it had at least two people)."""
+    """Whether the game moved ratings (it had at least two people, and no seat took a hint)."""
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
