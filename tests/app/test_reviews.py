@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -47,14 +48,20 @@ class Api:
     async def ask(self, game_id: str) -> httpx.Response:
         return await self.client.post(f"/api/games/{game_id}/review")
 
-    async def finished(self, game_id: str, seconds: float = 60.0) -> dict[str, Any]:
-        """The review job once it is done or failed (polled: it runs in the background)."""
-        async with asyncio.timeout(seconds):
+    async def finished(self, game_id: str) -> dict[str, Any]:
+        """The review job once it is done or failed."""
+        return await self.until(game_id, lambda job: job["status"] in ("done", "failed"))
+
+    async def until(
+        self, game_id: str, condition: Callable[[dict[str, Any]], bool]
+    ) -> dict[str, Any]:
+        """The review job once ``condition`` holds for it (polled: it runs in the background)."""
+        async with asyncio.timeout(60):
             while True:
                 response = await self.client.get(f"/api/games/{game_id}/review")
                 assert response.status_code == 200, response.text
                 job: dict[str, Any] = response.json()
-                if job["status"] in ("done", "failed"):
+                if condition(job):
                     return job
                 await asyncio.sleep(0.05)
 
@@ -101,19 +108,37 @@ api = make_api()
 one_job_api = make_api(review_queue=1)
 
 
+class Gate:
+    """Lets the workers judge only the chunks allowed so far; the others wait."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._allowed = 0
+
+    def allow(self, chunks: int = 1_000_000) -> None:
+        with self._changed:
+            self._allowed += chunks
+            self._changed.notify_all()
+
+    def wait(self) -> None:
+        with self._changed:
+            assert self._changed.wait_for(lambda: self._allowed > 0, timeout=30)
+            self._allowed -= 1
+
+
 @pytest.fixture
-def held_workers(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """Workers that wait for the event before judging, so jobs stay in the queue."""
-    release = threading.Event()
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    """Workers that judge a chunk only once the gate allows it, so jobs stay in the queue."""
+    opened = Gate()
     judge = reviews.judge_chunk
 
-    def held(*args: Any) -> list[dict[str, Any]]:
-        release.wait(30)
+    def gated(*args: Any) -> list[dict[str, Any]]:
+        opened.wait()
         return judge(*args)
 
-    monkeypatch.setattr(reviews, "judge_chunk", held)
-    yield release
-    release.set()
+    monkeypatch.setattr(reviews, "judge_chunk", gated)
+    yield opened
+    opened.allow()
 
 
 async def test_a_review_is_queued_then_done_as_the_engine_reviews(api: Api) -> None:
@@ -136,7 +161,28 @@ async def test_a_review_is_queued_then_done_as_the_engine_reviews(api: Api) -> N
     assert again.json() == job
 
 
-async def test_asking_again_returns_the_same_job(api: Api, held_workers: threading.Event) -> None:
+async def test_progress_is_written_after_each_chunk(api: Api, gate: Gate) -> None:
+    game = await api.game()
+    total = len(game.actions)
+    chunks = math.ceil(total / reviews.CHUNK_DECISIONS)
+    assert chunks >= 3
+    await api.ask(game.game_id)
+    for judged in range(1, chunks):
+        gate.allow(1)
+        expected = judged * reviews.CHUNK_DECISIONS / total
+        job = await api.until(game.game_id, lambda job, at=expected: job["progress"] >= at)
+        assert job == {
+            "status": "running",
+            "progress": expected,
+            "rounds": ROUNDS,
+            "review": None,
+            "error": None,
+        }
+    gate.allow(1)
+    assert (await api.finished(game.game_id))["status"] == "done"
+
+
+async def test_asking_again_returns_the_same_job(api: Api, gate: Gate) -> None:
     game = await api.game()
     first = await api.ask(game.game_id)
     second = await api.ask(game.game_id)
@@ -144,7 +190,7 @@ async def test_asking_again_returns_the_same_job(api: Api, held_workers: threadi
     async with api.sessions() as session:
         row = await session.get(GameReview, game.game_id)
         assert row is not None and row.attempt == 1
-    held_workers.set()
+    gate.allow()
     assert (await api.finished(game.game_id))["status"] == "done"
 
 
@@ -161,7 +207,7 @@ async def test_unknown_games_and_unrequested_reviews_have_clear_codes(api: Api) 
     assert response.json()["code"] == "review_not_requested"
 
 
-async def test_a_full_queue_answers_429(one_job_api: Api, held_workers: threading.Event) -> None:
+async def test_a_full_queue_answers_429(one_job_api: Api, gate: Gate) -> None:
     first, second = await one_job_api.game(seed=3), await one_job_api.game(seed=4)
     assert (await one_job_api.ask(first.game_id)).status_code == 202
 
@@ -171,7 +217,7 @@ async def test_a_full_queue_answers_429(one_job_api: Api, held_workers: threadin
     # The job already queued is still answered: asking for it takes no new place.
     assert (await one_job_api.ask(first.game_id)).status_code == 202
 
-    held_workers.set()
+    gate.allow()
     assert (await one_job_api.finished(first.game_id))["status"] == "done"
     assert (await one_job_api.ask(second.game_id)).status_code == 202
     assert (await one_job_api.finished(second.game_id))["status"] == "done"
