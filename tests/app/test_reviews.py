@@ -91,7 +91,9 @@ def make_api(**settings: Any) -> Any:
             async with sessions() as opened:
                 yield opened
 
-        app = create_app(base_settings(review_rounds=ROUNDS, review_workers=0, **settings))
+        app = create_app(
+            base_settings(**{"review_rounds": ROUNDS, "review_workers": 0, **settings})
+        )
         app.dependency_overrides[get_session] = session
         transport = httpx.ASGITransport(app=app)
         async with (
