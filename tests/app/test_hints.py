@@ -12,14 +12,17 @@ from typing import Any
 
 import httpx
 
+import engine
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory
+from app.rooms.hints import hint_for
 from app.rooms.recording import PlayerRecord
 from tests.app.conftest import MakeSettings
 from tests.app.db.finished_games import played_game
 from tests.app.db.scratch_databases import migrated_database
 from tests.app.live import Client, Live, bearer, connect_client, create_room, live_server, play_out
+from tests.engine.gameplay import act, card, deal
 
 ROUNDS = 4
 """A small search budget: these tests prove the door, not the search."""
@@ -178,3 +181,40 @@ async def test_a_game_with_a_hint_is_not_rated_and_says_who_took_them(tmp_path: 
             control = await repository.get_game(session, game_id=honest_game.game_id)
             assert control is not None and control.rated is True
         await database.dispose()
+
+
+def test_the_hint_is_the_obvious_move_from_the_seats_own_view() -> None:
+    """Bea defends her Yachts holding a Yacht, and Ann has no match left: answering wins (the
+    position of the review's own test of conceding here, a blunder)."""
+    state = deal(
+        [["yacht", "coins", "coins"], ["yacht", "piggy_bank"]],
+        stacks=[[["guitar", "guitar"]], [["piggy_bank", "piggy_bank"], ["yacht", "yacht"]]],
+    )
+    state = act(state, "challenge", 0, target=1, depth=0, cards=[card(state, 0, "yacht")])
+    legal = [action for action in engine.legal_actions(state) if action["seat"] == 1]
+    concede = next(action for action in legal if action["type"] == "concede")
+
+    hint = hint_for(engine.view_for(state, 1), concede, 32, 1)
+
+    assert hint["action"] == {"type": "answer", "seat": 1, "cards": [card(state, 1, "yacht")]}
+    assert hint["action"] in legal
+    assert (
+        hint["win_chance"]
+        > dict((str(item["action"]), item["win_chance"]) for item in hint["alternatives"])[
+            str(concede)
+        ]
+    )
+
+
+def test_a_hint_with_one_distinct_choice_is_that_move_without_a_chance() -> None:
+    state = deal(
+        [["yacht", "coins"], ["coins", "piggy_bank"]],
+        rules="simple",
+        stacks=[[["guitar", "guitar"]], [["piggy_bank", "piggy_bank"], ["yacht", "yacht"]]],
+    )
+    state = act(state, "challenge", 0, target=1, depth=0, cards=[card(state, 0, "yacht")])
+    concede = {"type": "concede", "seat": 1}
+
+    hint = hint_for(engine.view_for(state, 1), concede, 32, 1)
+
+    assert hint == {"action": concede, "win_chance": None, "alternatives": []}
