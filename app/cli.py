@@ -6,7 +6,7 @@ import argparse
 import logging
 from typing import Any
 
-from app import collector, simulate
+from app import collector, review_command, simulate
 from app.logs import configure_logging
 from app.settings import Settings, get_settings
 
@@ -72,5 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     tournament = commands.add_parser("simulate", help="play AI tournaments on duplicate deals")
     simulate.add_arguments(tournament)
     tournament.set_defaults(handler=simulate.command)
+    review = commands.add_parser("review", help="print a finished game's review, move by move")
+    review_command.add_arguments(review)
+    review.set_defaults(handler=review_command.command)
     args = parser.parse_args(argv)
     args.handler(args)

@@ -12,7 +12,7 @@ from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
-from app.api.routes import games, leaderboard, players
+from app.api.routes import games, leaderboard, players, reviews
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
 from app.rooms.recording import GameRecorder
@@ -62,6 +62,7 @@ def create_app(
     app.include_router(rooms.router)
     app.include_router(ws_routes.router)
     app.include_router(games.router)
+    app.include_router(reviews.router)
     app.include_router(players.router)
     app.include_router(leaderboard.router)
     serve_client(app)

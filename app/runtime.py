@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from app import collector
 from app.metrics import Metrics
+from app.reviews import ReviewJobs
 from app.rooms.ai import AiRunner
 from app.rooms.recording import GameRecorder
 from app.rooms.scheduler import Scheduler
@@ -37,6 +38,7 @@ class Runtime:
     hub: Hub
     scheduler: Scheduler
     metrics: Metrics
+    reviews: ReviewJobs
 
 
 @contextlib.asynccontextmanager
@@ -52,12 +54,18 @@ async def running(
     hub = Hub(service, on_commit=scheduler.poke)
     metrics.rooms.set_function(lambda: hub.room_count)
     metrics.connections.set_function(lambda: hub.connection_count)
+    reviews = ReviewJobs(settings)
     tasks = [asyncio.create_task(hub.run()), asyncio.create_task(scheduler.run())]
     if collector.tuned():
         tasks.append(asyncio.create_task(collector.collect_on_a_clock()))
     try:
         yield Runtime(
-            settings=settings, service=service, hub=hub, scheduler=scheduler, metrics=metrics
+            settings=settings,
+            service=service,
+            hub=hub,
+            scheduler=scheduler,
+            metrics=metrics,
+            reviews=reviews,
         )
     finally:
         await scheduler.stop(seconds=_STOP_SECONDS)
@@ -66,4 +74,5 @@ async def running(
         # Bounded: a client library that swallows a cancellation must not hang the shutdown.
         await asyncio.wait(tasks, timeout=_STOP_SECONDS)
         await ai.aclose(seconds=_STOP_SECONDS)
+        await reviews.aclose(seconds=_STOP_SECONDS)
         await store.close()

@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from engine.ai.review import DEFAULT_ROUNDS
+
 
 class Settings(BaseSettings):
     """Server settings; every one is optional and has an embedded default."""
@@ -91,6 +93,19 @@ class Settings(BaseSettings):
     """How long a WebSocket may stay unable to take more data before it is closed (1013)."""
     http_header_seconds: float = 10.0
     """How long a new connection may take to send a whole request head before it is closed."""
+    review_workers: int = 1
+    """Processes that compute game reviews, apart from the AI's (0: a thread, for tests)."""
+    review_queue: Annotated[int, Field(ge=1)] = 8
+    """Reviews waiting or running in one process; past it, asking for one answers 429."""
+    review_rounds: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_ROUNDS
+    """Search rounds per judged decision, for reviews and hints (the CPU budget of each)."""
+    review_stale_seconds: Annotated[float, Field(gt=0)] = 300.0
+    """A review job unchanged this long was abandoned (its process died): asking again
+    queues it anew."""
+    hints_per_seat: Annotated[int, Field(ge=0)] = 3
+    """Hints each seat may ask for in one game, in a room with the ``hints`` option on."""
+    hints_per_minute: Annotated[int, Field(ge=1)] = 6
+    """Hint requests one seat may make per minute, answered or refused."""
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

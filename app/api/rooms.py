@@ -58,6 +58,7 @@ async def create_room(body: RoomCreate, service: ServiceDep) -> RoomCreated:
         visibility=body.visibility,
         turn_seconds=body.turn_seconds,
         rounds=body.rounds,
+        hints=body.hints,
         spectators=body.visibility == "public" if body.spectators is None else body.spectators,
     )
     player_id = None if body.player_id is None else str(body.player_id)

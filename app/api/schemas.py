@@ -61,6 +61,8 @@ class RoomCreate(BaseModel):
     rounds: Rounds = 1
     player_id: GuestId | None = None
     """The creator's guest player id, if they have one."""
+    hints: bool = False
+    """Whether seated players may ask for hints during play; such a game is not rated."""
     spectators: bool | None = None
     """Whether the code alone lets someone watch; by default only in a public room."""
 
@@ -77,6 +79,7 @@ class RoomUpdate(BaseModel):
     turn_seconds: TurnSeconds | None = None
     rounds: Rounds | None = None
     spectators: bool | None = None
+    hints: bool | None = None
 
 
 class JoinRequest(BaseModel):

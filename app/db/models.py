@@ -1,4 +1,4 @@
-"""The tables: finished games, who sat where, and rated players.
+"""The tables: finished games, who sat where, rated players, and game reviews.
 
 The same models serve SQLite (the embedded default) and Postgres; Alembic's migrations in
 ``migrations/`` create them.
@@ -90,7 +90,7 @@ class Game(Base):
     totals: Mapped[list[int]] = mapped_column(Json)
     winners: Mapped[list[int]] = mapped_column(Json)
     rated: Mapped[bool] = mapped_column(Boolean)
-    """Whether the game moved ratings (it had at least two people)."""
+    """Whether the game moved ratings (it had at least two people, and no seat took a hint)."""
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
@@ -138,5 +138,37 @@ class GameSeat(Base):
     winner: Mapped[bool] = mapped_column(Boolean)
     rating_before: Mapped[float | None] = mapped_column(Float)
     rating_after: Mapped[float | None] = mapped_column(Float)
+    hints: Mapped[int] = mapped_column(SmallInteger, server_default="0")
+    """Hints the seat asked for during the game (a game with any is not rated)."""
 
     game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class GameReview(Base):
+    """The review of one finished game: a job while it is computed, then its result.
+
+    Computed once per game (``app.reviews``). ``attempt`` counts the times the job was
+    queued: a worker writes only while the row still carries the attempt it took, so a job
+    queued again (its process died) never mixes with the one it replaced.
+    """
+
+    __tablename__ = "game_reviews"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(16))
+    """``queued``, ``running``, ``done`` or ``failed``."""
+    progress: Mapped[float] = mapped_column(Float)
+    """The share of the game's decisions judged, 0 to 1."""
+    rounds: Mapped[int] = mapped_column(Integer)
+    """The search budget per decision the review is made with."""
+    attempt: Mapped[int] = mapped_column(Integer)
+    review: Mapped[dict[str, Any] | None] = mapped_column(Json)
+    """``engine.ai.review.summarize``'s result, once done."""
+    error: Mapped[str | None] = mapped_column(Text)
+    """Why the review failed, in words (never a card or a hand)."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """Last queued or last progress: a job left unchanged too long was abandoned."""
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

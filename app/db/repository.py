@@ -55,7 +55,8 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
     exactly one of them stores it and moves ratings.
     """
     ai_levels = [seat.ai_level for seat in game.players]
-    rated = ratings.counts_for_ratings(ai_levels)
+    # A hint is the AI's help: a game in which any seat took one moves no rating.
+    rated = ratings.counts_for_ratings(ai_levels) and not any(seat.hints for seat in game.players)
     inserted = await session.execute(
         _insert_ignoring_duplicates(session, Game)
         .values(
@@ -111,6 +112,7 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
                 winner=won,
                 rating_before=before[seat].display if moved else None,
                 rating_after=after[seat].display if moved else None,
+                hints=record.hints,
             )
         )
         if pid is None or first_seat[pid] != seat:

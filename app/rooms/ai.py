@@ -7,9 +7,12 @@ import contextlib
 import importlib
 import multiprocessing
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def decide(
@@ -50,9 +53,13 @@ class AiRunner:
     async def decide(
         self, level: str, view: dict[str, Any], legal: list[dict[str, Any]], seed: int
     ) -> dict[str, Any]:
+        return await self.run(decide, level, view, legal, seed)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker (a module-level function with picklable arguments)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), decide, level, view, legal, seed)
+            return await loop.run_in_executor(self._pool(), work, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): start a fresh pool for the next decision.
             self.close()

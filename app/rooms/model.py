@@ -138,6 +138,8 @@ class RoomOptions(BaseModel):
     turn_seconds: TurnSeconds | None = None
     """Seconds per turn and per challenge answer; None means no clock."""
     rounds: Rounds = 1
+    hints: bool = False
+    """Whether seated players may ask for hints during play (a game with any is not rated)."""
     spectators: bool = False
     """Whether the room's code alone lets someone watch (a seat's token always opens the
     room). Left out, it follows the visibility: on in a public room, off in a private one."""
@@ -199,6 +201,8 @@ class Game(BaseModel):
     """When the clock plays for the people in ``to_act``."""
     ai_due: float | None = None
     """When an AI-played seat in ``to_act`` moves (after the human-like pause)."""
+    hints: list[int] = []
+    """Hints each seat has asked for in this game, by seat (none yet: empty)."""
 
 
 class Room(BaseModel):
@@ -257,6 +261,7 @@ class Room(BaseModel):
                 refs=dict(game.refs),
                 winners=list(game.winners),
                 totals=list(game.totals),
+                hints=list(game.hints),
             ),
             unrecorded=list(self.unrecorded),
         )

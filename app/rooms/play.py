@@ -140,7 +140,13 @@ def _finish(room: Room, state: Any, now: float) -> None:
     game.winners = list(result["winners"])
     game.totals = list(result["totals"])
     players = [
-        PlayerRecord(seat=index, name=seat.name, player_id=seat.player_id, ai_level=seat.level)
+        PlayerRecord(
+            seat=index,
+            name=seat.name,
+            player_id=seat.player_id,
+            ai_level=seat.level,
+            hints=game.hints[index] if index < len(game.hints) else 0,
+        )
         for index, seat in enumerate(room.seats)
         if seat is not None
     ]

@@ -22,6 +22,8 @@ class PlayerRecord:
     """The guest player id (a uuid string) a person joined with, if any."""
     ai_level: str | None = None
     """``"easy"``, ``"medium"`` or ``"hard"`` for an AI seat; None for a person."""
+    hints: int = 0
+    """Hints the seat asked for during the game."""
 
 
 @dataclass(frozen=True, slots=True)

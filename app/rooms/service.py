@@ -73,6 +73,11 @@ class RoomService:
         self._committed: list[Callable[[Room], None]] = []
         self._missed: list[Callable[[str], None]] = []
 
+    @property
+    def ai(self) -> AiRunner:
+        """The AI workers: decisions, and other searches (hints) that must not block."""
+        return self._ai
+
     def on_commit(self, listener: Callable[[Room], None]) -> None:
         """Call ``listener`` with every room this process commits, as soon as it is stored
         (the store's channel brings the same commit later, to every process)."""

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket
 from app.metrics import Metrics
 from app.rooms.chat import say
 from app.rooms.errors import RoomError
+from app.rooms.hints import ask_hint
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
@@ -28,6 +29,7 @@ from app.ws.messages import (
     Chat,
     ChatMessage,
     ErrorMessage,
+    Hint,
     Ping,
     Pong,
     client_message,
@@ -328,6 +330,8 @@ class Connection:
                 await self._reply(_dump(Pong()))
             elif isinstance(message, Chat):
                 await self._chat(message)
+            elif isinstance(message, Hint):
+                await self._hint()
             else:
                 await self._act(message)
         except RoomError as error:
@@ -385,6 +389,12 @@ class Connection:
             state = Snapshot(acted.room).state_message(acted.seat)
             if state is not None:
                 await self._reply({**state, "ref": message.ref})
+
+    async def _hint(self) -> None:
+        if self._token_hash is None:
+            raise RoomError("spectator", "Spectators watch; they cannot ask for hints.")
+        hint = await ask_hint(self._service, code=self._code, token_hash=self._token_hash)
+        await self._reply(hint)
 
     async def _chat(self, message: Chat) -> None:
         if self._token_hash is None:

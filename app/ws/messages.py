@@ -69,9 +69,16 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Act | Chat | Ping, Field(discriminator="type")]
-CLIENT_TYPES = frozenset({"act", "chat", "ping"})
-client_message: TypeAdapter[Act | Chat | Ping] = TypeAdapter(ClientMessage)
+class Hint(BaseModel):
+    """Ask for a hint for one's own move (``app/rooms/hints.py``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["hint"]
+
+
+ClientMessage = Annotated[Act | Chat | Ping | Hint, Field(discriminator="type")]
+CLIENT_TYPES = frozenset({"act", "chat", "ping", "hint"})
+client_message: TypeAdapter[Act | Chat | Ping | Hint] = TypeAdapter(ClientMessage)
 
 
 class StateMessage(TypedDict):

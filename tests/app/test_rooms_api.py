@@ -43,6 +43,7 @@ def test_a_new_room_has_an_unambiguous_code_and_its_creator_as_host(client: Test
         "visibility": "private",
         "turn_seconds": 30,
         "rounds": "million",
+        "hints": False,
         "spectators": False,
     }
     assert summary["seats"][0]["name"] == "Ann" and summary["seats"][1:] == [None, None]

@@ -46,6 +46,8 @@ class SeatPublic(BaseModel):
     rating_before: float | None
     """Displayed rating before this game; None when the game did not move it."""
     rating_after: float | None
+    hints: int
+    """Hints the seat asked for during the game (a game with any is not rated)."""
 
 
 class GameSummary(BaseModel):
@@ -63,7 +65,7 @@ class GameSummary(BaseModel):
     totals: list[int]
     winners: list[int]
     rated: bool
-    """Whether the game moved ratings (at least two people played)."""
+    """Whether the game moved ratings (at least two people played, and no seat took a hint)."""
     started_at: datetime
     ended_at: datetime
 

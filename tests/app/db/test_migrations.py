@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.migrate import alembic_config, downgrade, upgrade
 
-TABLES = {"games", "game_seats", "players"}
+TABLES = {"games", "game_seats", "players", "game_reviews"}
 
 
 @pytest.fixture(params=KINDS)
@@ -47,3 +47,26 @@ async def test_models_match_the_migrations(empty_url: str) -> None:
     await asyncio.to_thread(upgrade, empty_url)
     # Raises if autogenerate would write a new migration: the models drifted from migrations/.
     await asyncio.to_thread(command.check, alembic_config(empty_url))
+
+
+async def test_reviews_and_hints_come_and_go_with_revision_0003(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0002")
+    assert "game_reviews" not in await table_names(empty_url)
+
+    await asyncio.to_thread(upgrade, empty_url)
+    assert "game_reviews" in await table_names(empty_url)
+    assert "hints" in await column_names(empty_url, "game_seats")
+
+    await asyncio.to_thread(downgrade, empty_url, "0002")
+    assert "game_reviews" not in await table_names(empty_url)
+    assert "hints" not in await column_names(empty_url, "game_seats")
+
+
+async def column_names(url: str, table: str) -> set[str]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(lambda sync: inspect(sync).get_columns(table))
+            return {column["name"] for column in columns}
+    finally:
+        await engine.dispose()

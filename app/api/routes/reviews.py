@@ -1,0 +1,107 @@
+"""``/api/games/{id}/review``: ask for a finished game's review, and follow it to the end.
+
+A review shows every card the game's replay shows, no more (each judgement was made from the
+deciding seat's own view), so it is open to whoever may read the game: anyone with its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Response, status
+from pydantic import BaseModel
+
+from app.api.deps import RuntimeDep
+from app.api.errors import Refusal
+from app.api.routes.games import GameId
+from app.db import repository
+from app.db.models import Game, GameReview
+from app.db.session import SessionDep
+from app.rooms.errors import RoomError
+
+router = APIRouter(prefix="/api/games", tags=["reviews"])
+
+ReviewStatus = Literal["queued", "running", "done", "failed"]
+
+
+class ReviewPublic(BaseModel):
+    """A review job: how far it is, and the review once done."""
+
+    status: ReviewStatus
+    progress: float
+    """The share of the game's decisions judged so far, 0 to 1."""
+    rounds: int
+    """Search rounds per decision (``CASH_STASH_REVIEW_ROUNDS`` when it was queued)."""
+    review: dict[str, Any] | None = None
+    """Once ``done``: every decision judged, each seat's win-chance series, the key moments
+    (see ``docs/ai.md``, "Review")."""
+    error: str | None = None
+    """Once ``failed``: why, in words. Asking again (POST) queues it anew."""
+
+    @classmethod
+    def of(cls, row: GameReview) -> ReviewPublic:
+        done = row.status == "done"
+        return cls(
+            status=row.status,
+            progress=row.progress,
+            rounds=row.rounds,
+            review=row.review if done else None,
+            error=row.error if row.status == "failed" else None,
+        )
+
+
+def _game_not_found() -> RoomError:
+    return RoomError("game_not_found", "No finished game has this id.", status=404)
+
+
+async def _game(session: SessionDep, game_id: str) -> Game:
+    game = await repository.get_game(session, game_id=game_id)
+    if game is None:
+        raise _game_not_found()
+    return game
+
+
+@router.post(
+    "/{game_id}/review",
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={
+        200: {"model": ReviewPublic, "description": "The review is done."},
+        404: {"model": Refusal, "description": "No finished game has this id."},
+        429: {"model": Refusal, "description": "Too many reviews are queued here."},
+    },
+)
+async def request_review(
+    game_id: GameId, session: SessionDep, runtime: RuntimeDep, response: Response
+) -> ReviewPublic:
+    """Queue the game's review (``202``), or answer the job already there: the same job while
+    it runs (``202``), the finished review (``200``, status ``done``). A failed job, or one
+    unchanged for ``CASH_STASH_REVIEW_STALE_SECONDS``, is queued again. ``429
+    review_queue_full`` when this process already holds ``CASH_STASH_REVIEW_QUEUE`` jobs."""
+    game = await _game(session, game_id)
+    row = await runtime.reviews.request(session, game=game)
+    if row.status == "done":
+        response.status_code = status.HTTP_200_OK
+    return ReviewPublic.of(row)
+
+
+@router.get(
+    "/{game_id}/review",
+    responses={
+        404: {
+            "model": Refusal,
+            "description": "No finished game has this id (``game_not_found``), or nobody "
+            "asked for its review yet (``review_not_requested``).",
+        }
+    },
+)
+async def read_review(game_id: GameId, session: SessionDep) -> ReviewPublic:
+    """The game's review job: ``{status, progress, rounds}``, with ``review`` once done."""
+    await _game(session, game_id)
+    row = await session.get(GameReview, game_id)
+    if row is None:
+        raise RoomError(
+            "review_not_requested",
+            "Nobody has asked for this game's review yet; POST to this address to ask.",
+            status=404,
+        )
+    return ReviewPublic.of(row)

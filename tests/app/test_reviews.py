@@ -1,0 +1,278 @@
+"""Game reviews as jobs: ``POST``/``GET /api/games/{id}/review``, computed off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app import reviews
+from app.db.models import GameReview
+from app.db.recorder import DatabaseRecorder
+from app.db.session import create_engine, create_session_factory, get_session
+from app.main import create_app
+from app.rooms.recording import FinishedGame
+from engine.ai.review import review_game
+from tests.app.conftest import base_settings
+from tests.app.db.finished_games import bot, person, played_game
+from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+
+ROUNDS = 2
+"""A small search budget: these tests prove the jobs, not the judgements."""
+
+
+class Api:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        recorder: DatabaseRecorder,
+        sessions: async_sessionmaker[AsyncSession],
+    ) -> None:
+        self.client = client
+        self.recorder = recorder
+        self.sessions = sessions
+
+    async def game(self, seed: int = 3) -> FinishedGame:
+        game = played_game([person(0, "Ann"), bot(1, "easy")], seed=seed, rules="simple")
+        await self.recorder.record(game)
+        return game
+
+    async def ask(self, game_id: str) -> httpx.Response:
+        return await self.client.post(f"/api/games/{game_id}/review")
+
+    async def finished(self, game_id: str) -> dict[str, Any]:
+        """The review job once it is done or failed."""
+        return await self.until(game_id, lambda job: job["status"] in ("done", "failed"))
+
+    async def until(
+        self, game_id: str, condition: Callable[[dict[str, Any]], bool]
+    ) -> dict[str, Any]:
+        """The review job once ``condition`` holds for it (polled: it runs in the background)."""
+        async with asyncio.timeout(60):
+            while True:
+                response = await self.client.get(f"/api/games/{game_id}/review")
+                assert response.status_code == 200, response.text
+                job: dict[str, Any] = response.json()
+                if condition(job):
+                    return job
+                await asyncio.sleep(0.05)
+
+    async def set_job(self, game_id: str, **values: Any) -> None:
+        async with self.sessions() as session:
+            await session.execute(
+                update(GameReview).where(GameReview.game_id == game_id).values(**values)
+            )
+            await session.commit()
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def shared_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
+        yield url
+
+
+def make_api(**settings: Any) -> Any:
+    @pytest.fixture
+    async def api(shared_url: str) -> AsyncIterator[Api]:
+        engine = create_engine(await emptied(shared_url))
+        sessions = create_session_factory(engine)
+
+        async def session() -> AsyncIterator[AsyncSession]:
+            async with sessions() as opened:
+                yield opened
+
+        app = create_app(
+            base_settings(**{"review_rounds": ROUNDS, "review_workers": 0, **settings})
+        )
+        app.dependency_overrides[get_session] = session
+        transport = httpx.ASGITransport(app=app)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+        ):
+            yield Api(client, DatabaseRecorder(sessions), sessions)
+        await engine.dispose()
+
+    return api
+
+
+api = make_api()
+one_job_api = make_api(review_queue=1)
+
+
+class Gate:
+    """Lets the workers judge only the chunks allowed so far; the others wait."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._allowed = 0
+
+    def allow(self, chunks: int = 1_000_000) -> None:
+        with self._changed:
+            self._allowed += chunks
+            self._changed.notify_all()
+
+    def wait(self) -> None:
+        with self._changed:
+            assert self._changed.wait_for(lambda: self._allowed > 0, timeout=30)
+            self._allowed -= 1
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    """Workers that judge a chunk only once the gate allows it, so jobs stay in the queue."""
+    opened = Gate()
+    judge = reviews.judge_chunk
+
+    def gated(*args: Any) -> list[dict[str, Any]]:
+        opened.wait()
+        return judge(*args)
+
+    monkeypatch.setattr(reviews, "judge_chunk", gated)
+    yield opened
+    opened.allow()
+
+
+async def test_a_review_is_queued_then_done_as_the_engine_reviews(api: Api) -> None:
+    game = await api.game()
+    assert len(game.actions) > reviews.CHUNK_DECISIONS, "the game spans several chunks"
+
+    asked = await api.ask(game.game_id)
+    assert asked.status_code == 202
+    assert asked.json()["status"] in ("queued", "running")
+    assert asked.json()["rounds"] == ROUNDS
+
+    job = await api.finished(game.game_id)
+    assert job["status"] == "done"
+    assert job["progress"] == 1.0
+    expected = review_game(game.config, game.actions, rounds=ROUNDS, seed=reviews.REVIEW_SEED)
+    assert job["review"] == expected
+
+    again = await api.ask(game.game_id)
+    assert again.status_code == 200
+    assert again.json() == job
+
+
+async def test_progress_is_written_after_each_chunk(api: Api, gate: Gate) -> None:
+    game = await api.game()
+    total = len(game.actions)
+    chunks = math.ceil(total / reviews.CHUNK_DECISIONS)
+    assert chunks >= 3
+    await api.ask(game.game_id)
+    for judged in range(1, chunks):
+        gate.allow(1)
+        expected = judged * reviews.CHUNK_DECISIONS / total
+        job = await api.until(game.game_id, lambda job, at=expected: job["progress"] >= at)
+        assert job == {
+            "status": "running",
+            "progress": expected,
+            "rounds": ROUNDS,
+            "review": None,
+            "error": None,
+        }
+    gate.allow(1)
+    assert (await api.finished(game.game_id))["status"] == "done"
+
+
+async def test_asking_again_returns_the_same_job(api: Api, gate: Gate) -> None:
+    game = await api.game()
+    first = await api.ask(game.game_id)
+    second = await api.ask(game.game_id)
+    assert first.status_code == second.status_code == 202
+    async with api.sessions() as session:
+        row = await session.get(GameReview, game.game_id)
+        assert row is not None and row.attempt == 1
+    gate.allow()
+    assert (await api.finished(game.game_id))["status"] == "done"
+
+
+async def test_unknown_games_and_unrequested_reviews_have_clear_codes(api: Api) -> None:
+    for response in (
+        await api.ask("no-such-game"),
+        await api.client.get("/api/games/no-such-game/review"),
+    ):
+        assert response.status_code == 404
+        assert response.json()["code"] == "game_not_found"
+    game = await api.game()
+    response = await api.client.get(f"/api/games/{game.game_id}/review")
+    assert response.status_code == 404
+    assert response.json()["code"] == "review_not_requested"
+
+
+async def test_a_full_queue_answers_429(one_job_api: Api, gate: Gate) -> None:
+    first, second = await one_job_api.game(seed=3), await one_job_api.game(seed=4)
+    assert (await one_job_api.ask(first.game_id)).status_code == 202
+
+    refused = await one_job_api.ask(second.game_id)
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "review_queue_full"
+    # The job already queued is still answered: asking for it takes no new place.
+    assert (await one_job_api.ask(first.game_id)).status_code == 202
+
+    gate.allow()
+    assert (await one_job_api.finished(first.game_id))["status"] == "done"
+    assert (await one_job_api.ask(second.game_id)).status_code == 202
+    assert (await one_job_api.finished(second.game_id))["status"] == "done"
+
+
+async def test_a_job_abandoned_by_a_dead_process_is_queued_again(api: Api) -> None:
+    game = await api.game()
+    recent = datetime.now(UTC) - timedelta(seconds=10)
+    async with api.sessions() as session:
+        session.add(
+            GameReview(
+                game_id=game.game_id,
+                status="running",
+                progress=0.5,
+                rounds=ROUNDS,
+                attempt=1,
+                created_at=recent,
+                updated_at=recent,
+            )
+        )
+        await session.commit()
+
+    # Recently changed: still someone's job.
+    alive = await api.ask(game.game_id)
+    assert alive.status_code == 202
+    assert alive.json()["status"] == "running" and alive.json()["progress"] == 0.5
+
+    stale = datetime.now(UTC) - timedelta(seconds=base_settings().review_stale_seconds + 1)
+    await api.set_job(game.game_id, updated_at=stale)
+    requeued = await api.ask(game.game_id)
+    assert requeued.status_code == 202
+    assert requeued.json()["progress"] == 0.0
+    assert (await api.finished(game.game_id))["status"] == "done"
+    async with api.sessions() as session:
+        row = await session.get(GameReview, game.game_id)
+        assert row is not None and row.attempt == 2
+
+
+async def test_a_failed_review_says_so_and_is_queued_again_when_asked(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await api.game()
+
+    def broken(*args: Any) -> list[dict[str, Any]]:
+        raise RuntimeError("the worker broke")
+
+    monkeypatch.setattr(reviews, "judge_chunk", broken)
+    await api.ask(game.game_id)
+    failed = await api.finished(game.game_id)
+    assert failed["status"] == "failed"
+    assert failed["error"] == "The review could not be computed."
+    assert failed["review"] is None
+
+    monkeypatch.undo()
+    assert (await api.ask(game.game_id)).status_code == 202
+    assert (await api.finished(game.game_id))["status"] == "done"
