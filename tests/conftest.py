@@ -20,3 +20,9 @@ def need_service(name: str, problem: str | None) -> None:
     if REQUIRE_SERVICES:
         pytest.fail(f"{message} (CASH_STASH_REQUIRE_SERVICES=1 forbids skipping)")
     pytest.skip(message)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's sync API keeps an event loop running for the rest of
+    the session once the browser starts, and asyncio tests collected after them could not run."""
+    items.sort(key=lambda item: item.nodeid.startswith("tests/browser/"))
