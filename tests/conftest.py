@@ -23,6 +23,6 @@ def need_service(name: str, problem: str | None) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests run last: Playwright's sync API keeps an event loop running for the rest of
-    the session once the browser starts, and asyncio tests collected after them could not run."""
+    """Browser tests run last: the session's Playwright (sync API) keeps an event loop running
+    on the main thread until the session ends, and no asyncio test can run after it starts."""
     items.sort(key=lambda item: item.nodeid.startswith("tests/browser/"))
