@@ -64,6 +64,9 @@ async def test_a_stopped_process_loses_nothing_and_its_players_finish_elsewhere(
         bob = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
         ann = await connect_client(doomed.endpoint, code, host)
         bob_client = await connect_client(survivor.endpoint, code, bob["token"])
+        # Both seats are in (their hellos answered) before the game starts.
+        for seated in (ann, bob_client):
+            await seated.room_until(lambda room: all(s and s["connected"] for s in room["seats"]))
         await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
     clients = [ann, bob_client]
     for client in clients:
