@@ -51,10 +51,10 @@ function viewBefore(game, step) {
   return { ...game.replay[step].view, seat: null, hand: [] };
 }
 
-/** The move a decision made, as the game's log told it (its first entry). */
-function playedWords(game, decision) {
+/** The move a decision made, as the game's log told it (its first entry names the player). */
+function playedWords(game, decision, names) {
   const entry = game.replay[decision.step + 1]?.log?.[0];
-  return entry?.text ?? describe(decision.played, viewBefore(game, decision.step));
+  return entry?.text ?? `${names[decision.seat]}: ${describe(decision.played, viewBefore(game, decision.step))}`;
 }
 
 function betterWords(game, decision) {
@@ -67,7 +67,7 @@ export function decisionNote(game, decision, names) {
   const better = betterWords(game, decision);
   const chances = decision.verdict === "forced" ? "only one choice" : `win chance ${percent(decision.win_before)} → ${percent(decision.win_played)}`;
   return [
-    h("span", { class: "decision-head" }, verdictBadge(decision.verdict), h("strong", {}, names[decision.seat]), ` ${playedWords(game, decision)}`),
+    h("span", { class: "decision-head" }, verdictBadge(decision.verdict), playedWords(game, decision, names)),
     h("span", { class: "decision-chances" }, chances),
     better ? h("span", { class: "better", dataset: { testid: "better-move" } }, `Better: ${better} (${percent(decision.alternatives[0]?.win_chance ?? decision.win_before)})`) : null,
   ];

@@ -1,0 +1,82 @@
+"""The game review and hints in real Chromium (issue 24, "In the browser")."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.harness import (
+    OpenPage,
+    Server,
+    add_ai_players,
+    create_room,
+    play_until_over,
+    screenshot,
+)
+
+REVIEW_WAIT_MS = 120_000
+"""How long a short game's review may take at the test app's small search budget."""
+
+
+def _play_a_short_game(page: Page, server: Server) -> None:
+    create_room(page, server, name="Ann", seats=2)
+    add_ai_players(page, 1)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".hand-card").first).to_be_visible()
+    assert play_until_over(page) > 0
+
+
+def test_a_finished_game_is_reviewed_on_its_replay_page(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = open_page(width=1280, height=800)
+    _play_a_short_game(page, server)
+
+    page.get_by_role("link", name="Review this game").click()
+    expect(page).to_have_url(re.compile(r"/games/[^/?]+\?review$"))
+    review = page.locator("#review")
+    expect(review.locator("progress").or_(review.locator(".decisions"))).to_be_visible()
+    moments = page.get_by_role("list", name="Key moments")
+    expect(moments).to_be_visible(timeout=REVIEW_WAIT_MS)
+    review.evaluate("panel => panel.scrollIntoView({ block: 'start' })")
+    screenshot(page, "review", as_seen=True)
+
+    # Every decision is listed, each with a verdict in words.
+    page.get_by_text(re.compile(r"^Every move \(\d+\)$")).click()
+    every = page.get_by_role("list", name="Every move")
+    expect(every.locator("button.decision").first).to_be_visible()
+    verdicts = every.locator(".verdict").all_inner_texts()
+    assert verdicts and set(verdicts) <= {
+        "Forced",
+        "Best",
+        "Good",
+        "Inaccuracy",
+        "Mistake",
+        "Blunder",
+    }
+    # The chart draws one win-chance line per seat.
+    chart = review.locator("svg.chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(2)
+
+    # A key moment jumps the replay to its step, and the step shows its verdict.
+    moment = moments.locator("button.decision").first
+    step = moment.get_attribute("data-step")
+    moment.click()
+    expect(page.get_by_test_id("step-counter")).to_have_text(re.compile(rf"^Step {step} of"))
+    expect(page.get_by_test_id("step-review").locator(".verdict")).to_be_visible()
+    expect(page.get_by_test_id("replay-action")).to_be_focused()
+
+
+def test_the_review_fits_a_phone(open_page: OpenPage, server: Server) -> None:
+    page = open_page(width=360, height=740)
+    _play_a_short_game(page, server)
+    page.get_by_role("link", name="Review this game").click()
+    review = page.locator("#review")
+    expect(page.get_by_role("list", name="Key moments")).to_be_visible(timeout=REVIEW_WAIT_MS)
+    review.evaluate("panel => panel.scrollIntoView({ block: 'start' })")
+    screenshot(page, "review-phone", as_seen=True)
+    page.get_by_text(re.compile(r"^Every move \(\d+\)$")).click()
+    sideways = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    assert sideways <= 0, f"the review page scrolls sideways by {sideways} px"
