@@ -46,20 +46,20 @@ function chanceRows(review, seats, actions) {
   return rows;
 }
 
-/** The view just before decision `step` was made, every hand face up, told in players' names. */
-function viewBefore(game, step) {
-  return { ...game.replay[step].view, seat: null, hand: [] };
+/** The view just before decision `step`, every hand face up, told to the seat that decided. */
+function viewBefore(game, step, seat) {
+  return { ...game.replay[step].view, seat, hand: [] };
 }
 
 /** The move a decision made, as the game's log told it (its first entry names the player). */
 function playedWords(game, decision, names) {
   const entry = game.replay[decision.step + 1]?.log?.[0];
-  return entry?.text ?? `${names[decision.seat]}: ${describe(decision.played, viewBefore(game, decision.step))}`;
+  return entry?.text ?? `${names[decision.seat]}: ${describe(decision.played, viewBefore(game, decision.step, decision.seat))}`;
 }
 
 function betterWords(game, decision) {
   if (decision.verdict === "forced" || JSON.stringify(decision.best) === JSON.stringify(decision.played)) return null;
-  return describe(decision.best, viewBefore(game, decision.step));
+  return describe(decision.best, viewBefore(game, decision.step, decision.seat));
 }
 
 /** One decision as a line: step, who, the move, its verdict, the chances and the better move. */

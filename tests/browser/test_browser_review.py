@@ -24,6 +24,8 @@ def _play_a_short_game(page: Page, server: Server) -> None:
     add_ai_players(page, 1)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".hand-card").first).to_be_visible()
+    # Hints are off unless the host turns them on.
+    expect(page.get_by_role("button", name="Hint")).to_have_count(0)
     assert play_until_over(page) > 0
 
 
@@ -80,3 +82,28 @@ def test_the_review_fits_a_phone(open_page: OpenPage, server: Server) -> None:
     page.get_by_text(re.compile(r"^Every move \(\d+\)$")).click()
     sideways = page.evaluate("document.documentElement.scrollWidth - innerWidth")
     assert sideways <= 0, f"the review page scrolls sideways by {sideways} px"
+
+
+def test_a_hint_is_asked_for_and_its_move_highlighted(open_page: OpenPage, server: Server) -> None:
+    page = open_page(width=1280, height=800)
+    create_room(page, server, name="Ann", seats=2)
+    page.get_by_label(re.compile("^Allow hints")).check()
+    expect(page.locator(".room-options")).to_contain_text("hints on")
+    add_ai_players(page, 1)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".turn-status", has_text=re.compile(r"^Your"))).to_be_visible()
+
+    page.get_by_role("button", name="Hint").click()
+    suggested = page.locator("button.option.suggested")
+    expect(suggested).to_have_count(1)
+    expect(suggested).to_contain_text("Suggested")
+    expect(suggested).to_be_focused()
+    expect(page.get_by_test_id("hint")).to_contain_text("Suggested: ")
+    screenshot(page, "hint", as_seen=True)
+
+    # Playing it brings the next state, and the hint is gone with the state it was for.
+    version = page.locator(".felt").get_attribute("data-version")
+    suggested.click()
+    expect(page.locator(f'.felt:not([data-version="{version}"])')).to_be_visible()
+    expect(page.locator("button.option.suggested")).to_have_count(0)
+    expect(page.get_by_test_id("hint")).to_have_count(0)
