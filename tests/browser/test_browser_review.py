@@ -14,6 +14,7 @@ from tests.browser.harness import (
     play_until_over,
     screenshot,
 )
+from tests.browser.test_browser_a11y import violations
 
 REVIEW_WAIT_MS = 120_000
 """How long a short game's review may take at the test app's small search budget."""
@@ -61,6 +62,7 @@ def test_a_finished_game_is_reviewed_on_its_replay_page(
     chart = review.locator("svg.chart")
     expect(chart).to_be_visible()
     expect(chart.locator("polyline")).to_have_count(2)
+    assert violations(page, "the review") == []
 
     # A key moment jumps the replay to its step, and the step shows its verdict.
     moment = moments.locator("button.decision").first
@@ -100,6 +102,8 @@ def test_a_hint_is_asked_for_and_its_move_highlighted(open_page: OpenPage, serve
     expect(suggested).to_be_focused()
     expect(page.get_by_test_id("hint")).to_contain_text("Suggested: ")
     screenshot(page, "hint", as_seen=True)
+    assert violations(page, "the table with a hint") == []
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     # Playing it brings the next state, and the hint is gone with the state it was for.
     version = page.locator(".felt").get_attribute("data-version")
