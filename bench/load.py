@@ -430,6 +430,8 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         "CASH_STASH_DATABASE_URL": "sqlite+aiosqlite:///:memory:",
         "CASH_STASH_AI_WORKERS": "0",
         "CASH_STASH_JOIN_LIMIT": "1000000",
+        "CASH_STASH_CREATE_LIMIT": "1000000",
+        "CASH_STASH_MAX_WAITING_ROOMS": "1000000",
         "CASH_STASH_WS_CONNECTIONS_PER_ADDRESS": "1000000",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",

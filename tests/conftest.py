@@ -20,3 +20,9 @@ def need_service(name: str, problem: str | None) -> None:
     if REQUIRE_SERVICES:
         pytest.fail(f"{message} (CASH_STASH_REQUIRE_SERVICES=1 forbids skipping)")
     pytest.skip(message)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last: the session's Playwright (sync API) keeps an event loop running
+    on the main thread until the session ends, and no asyncio test can run after it starts."""
+    items.sort(key=lambda item: item.nodeid.startswith("tests/browser/"))

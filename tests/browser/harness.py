@@ -63,6 +63,7 @@ def running_app(database: Path) -> Iterator[Server]:
         "CASH_STASH_AI_WORKERS": "0",
         "CASH_STASH_TIMEOUT_LEVEL": "easy",
         "CASH_STASH_JOIN_LIMIT": "1000",
+        "CASH_STASH_CREATE_LIMIT": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "600",
         # Reviews in a thread at a small search budget: a short game's review takes seconds.
         "CASH_STASH_REVIEW_WORKERS": "0",
