@@ -49,9 +49,12 @@ export const api = {
   removeBot: (code, token, seat) => call("DELETE", `/api/rooms/${encodeURIComponent(code)}/bots/${seat}`, { token }),
   removePlayer: (code, token, seat) =>
     call("DELETE", `/api/rooms/${encodeURIComponent(code)}/players/${seat}`, { token }),
+  updateRoom: (code, token, options) => call("PATCH", `/api/rooms/${encodeURIComponent(code)}`, { token, body: options }),
   start: (code, token) => call("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token }),
   rematch: (code, token) => call("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`, { token }),
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
+  requestReview: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/review`),
+  review: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/review`),
   playerGames: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/games?limit=10`),
   leaderboard: () => call("GET", "/api/leaderboard?limit=50"),
 };

@@ -30,8 +30,12 @@ function swatch(seat) {
  * Returns a figure body: an <svg class="chart"> with a title and a description (what a screen
  * reader hears) and, under it, the legend as text that stays readable on a phone. The drawing is
  * as wide as the page has room for, so its labels keep their size on a narrow screen.
+ * `scale` draws another quantity: `top` fixes the axis' top, `format` writes a value (ticks,
+ * legend, description), `id` prefixes the title's and description's ids (two charts on a page),
+ * `xLabel` names the steps.
  */
-export function stashChart(names, series, title = "Stash value over the game") {
+export function stashChart(names, series, title = "Stash value over the game", scale = {}) {
+  const { top = null, format = money, tick = tickLabel, id = "chart", xLabel = "actions" } = scale;
   const room = document.getElementById("main")?.clientWidth ?? WIDEST;
   const width = Math.round(Math.max(NARROWEST, Math.min(WIDEST, room - 40)));
   const height = Math.round(Math.max(200, width * 0.45));
@@ -39,7 +43,7 @@ export function stashChart(names, series, title = "Stash value over the game") {
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const steps = Math.max(series.length - 1, 1);
-  const gridStep = roundStep(Math.max(10000, ...series.flat()) / 4);
+  const gridStep = top === null ? roundStep(Math.max(10000, ...series.flat()) / 4) : top / 4;
   const yMax = gridStep * 4;
   const x = (step) => pad.left + (step / steps) * plotW;
   const y = (value) => pad.top + plotH - (value / yMax) * plotH;
@@ -49,10 +53,10 @@ export function stashChart(names, series, title = "Stash value over the game") {
     const value = gridStep * i;
     grid.push(
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: "grid" }),
-      s("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }, tickLabel(value)),
+      s("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }, tick(value)),
     );
   }
-  grid.push(s("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "tick" }, `${series.length - 1} actions`));
+  grid.push(s("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "tick" }, `${series.length - 1} ${xLabel}`));
   const lines = names.map((name, seat) => {
     const points = series.map((values, step) => `${x(step).toFixed(1)},${y(values[seat] ?? 0).toFixed(1)}`);
     return s("polyline", {
@@ -66,13 +70,13 @@ export function stashChart(names, series, title = "Stash value over the game") {
     });
   });
   const last = series[series.length - 1] || [];
-  const summary = names.map((name, seat) => `${name} ends with ${money(last[seat] ?? 0)}`).join("; ");
+  const summary = names.map((name, seat) => `${name} ends with ${format(last[seat] ?? 0)}`).join("; ");
   return [
     s(
       "svg",
-      { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart", "aria-labelledby": "chart-title chart-desc" },
-      s("title", { id: "chart-title" }, title),
-      s("desc", { id: "chart-desc" }, `${series.length} steps. ${summary}.`),
+      { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart", "aria-labelledby": `${id}-title ${id}-desc` },
+      s("title", { id: `${id}-title` }, title),
+      s("desc", { id: `${id}-desc` }, `${series.length} steps. ${summary}.`),
       grid,
       s("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: pad.top + plotH, class: "axis" }),
       s("line", { x1: pad.left, x2: width - pad.right, y1: pad.top + plotH, y2: pad.top + plotH, class: "axis" }),
@@ -81,7 +85,7 @@ export function stashChart(names, series, title = "Stash value over the game") {
     h(
       "ul",
       { class: "chart-legend", "aria-hidden": "true" },
-      names.map((name, seat) => h("li", {}, swatch(seat), h("span", { class: "legend-name" }, name), h("span", { class: "legend-value" }, money(last[seat] ?? 0)))),
+      names.map((name, seat) => h("li", {}, swatch(seat), h("span", { class: "legend-name" }, name), h("span", { class: "legend-value" }, format(last[seat] ?? 0)))),
     ),
   ];
 }

@@ -4,7 +4,7 @@
 
 import { kindName } from "./cards.js";
 import { h, money } from "./dom.js";
-import { describe, distinct, kindsById, matching, reasonsFor } from "./moves.js";
+import { describe, distinct, isHinted, kindsById, matching, reasonsFor } from "./moves.js";
 import { card } from "./seats.js";
 
 const MAX_ANSWERS = 30;
@@ -13,16 +13,17 @@ function needText(need) {
   return need === 2 ? "a Penny Jar, or two matching cards" : "one matching card";
 }
 
-export function optionButton(action, words, onAct, extraClass = "") {
+export function optionButton(action, words, onAct, extraClass = "", suggested = false) {
   return h(
     "button",
     {
       type: "button",
-      class: `option ${extraClass}`.trim(),
+      class: `option ${extraClass}${suggested ? " suggested" : ""}`.trim(),
       dataset: { focus: `act-${JSON.stringify(action)}`, move: action.type },
       onClick: () => onAct(action),
     },
     words,
+    suggested ? h("span", { class: "suggested-tag" }, "Suggested") : null,
   );
 }
 
@@ -62,9 +63,12 @@ export function duelPanel(message, ui, handlers) {
     actions = h(
       "div",
       { class: "duel-actions options", role: "group", "aria-label": "Answer or concede" },
-      answers.slice(0, MAX_ANSWERS).map((a) => optionButton(a, describe(a, view, kinds), handlers.act, "answer")),
+      answers.slice(0, MAX_ANSWERS).map((a) => {
+        const words = describe(a, view, kinds);
+        return optionButton(a, words, handlers.act, "answer", isHinted(ui.hint, a, words, view, kinds));
+      }),
       answers.length ? null : h("p", { class: "reason" }, ui.selected.size && legal.some((a) => a.type === "answer") ? "No answer uses every selected card." : answerReasons.join(" ") || "You cannot answer."),
-      concede ? optionButton(concede, duel.claim && duel.plays.length === 0 ? "Let the claim go (concede)" : "Concede", handlers.act, "concede") : null,
+      concede ? optionButton(concede, duel.claim && duel.plays.length === 0 ? "Let the claim go (concede)" : "Concede", handlers.act, "concede", isHinted(ui.hint, concede, "Concede", view, kinds)) : null,
     );
   }
   return h(

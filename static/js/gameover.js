@@ -1,4 +1,5 @@
-// The game over panel: winners, final stashes (best first), the stash chart, Rematch.
+// The game over panel: winners, final stashes (best first), the stash chart, Rematch, and
+// links to the replay and its review.
 
 import { seriesFromReplay, stashChart } from "./chart.js";
 import { h, money } from "./dom.js";
@@ -12,7 +13,8 @@ function winnerText(winners, view, names) {
 
 /**
  * `finished` is the recorded game (or null while it is being written, or `{error}`),
- * `gameId` the room's game id, `onRematch` set for the host only.
+ * `gameId` the room's game id, `onRematch` set for the host only. "Review this game" waits for
+ * the record: the review is made from it.
  */
 export function gameOver(view, { finished, gameId, onRematch }) {
   const standings = view.rounds;
@@ -57,6 +59,7 @@ export function gameOver(view, { finished, gameId, onRematch }) {
         { class: "links" },
         onRematch ? h("button", { type: "button", class: "primary", dataset: { focus: "rematch" }, onClick: onRematch }, "Rematch") : null,
         gameId ? h("a", { href: `/games/${gameId}`, class: "button", dataset: { focus: "replay" } }, "Watch the replay") : null,
+        gameId && finished && !finished.error ? h("a", { href: `/games/${gameId}?review`, class: "button", dataset: { focus: "review" } }, "Review this game") : null,
         h("a", { href: "/", class: "button" }, "Lobby"),
       ),
     ),

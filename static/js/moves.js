@@ -152,3 +152,12 @@ export function reasonsFor(blocked, type, where = {}) {
 export function actionKey(action) {
   return JSON.stringify(action);
 }
+
+/**
+ * Whether a listed move is the one a hint suggests: the same action, or one told in the same
+ * words (a listed move stands for every action with its words, see `distinct`).
+ */
+export function isHinted(hint, action, words, view, kinds = kindsById(view)) {
+  if (!hint) return false;
+  return actionKey(hint.action) === actionKey(action) || describe(hint.action, view, kinds) === words;
+}

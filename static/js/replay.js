@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { seriesFromReplay, stashChart } from "./chart.js";
 import { h, money, render } from "./dom.js";
 import { describe } from "./moves.js";
+import { decisionNote, reviewPanel } from "./review.js";
 import { centerPanel, playerPanel } from "./table.js";
 
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
@@ -60,6 +61,15 @@ export async function replayPage(main, gameId) {
     slider.value = String(step);
     show();
   }
+  const review = reviewPanel(game, gameId, {
+    start: new URLSearchParams(location.search).has("review"),
+    onReady: () => show(),
+    onJump(to) {
+      go(to);
+      stepBox.scrollIntoView({ block: "start" });
+      stepBox.querySelector(".replay-action").focus({ preventScroll: true });
+    },
+  });
   slider.addEventListener("input", () => go(Number(slider.value)));
 
   function show() {
@@ -69,9 +79,11 @@ export async function replayPage(main, gameId) {
     const before = step > 0 ? { ...game.replay[step - 1].view, seat: null, hand: [] } : null;
     const actionText = current.action ? `${names[current.action.seat]}: ${describe(current.action, before)}` : "The deal.";
     counter.textContent = `Step ${step} of ${last}`;
+    const decision = review.decisionFor(step);
     render(
       stepBox,
-      h("p", { class: "replay-action", dataset: { testid: "replay-action" } }, actionText),
+      h("p", { class: "replay-action", tabindex: "-1", dataset: { testid: "replay-action" } }, actionText),
+      decision ? h("p", { class: "step-review", dataset: { testid: "step-review" } }, decisionNote(game, decision, names)) : null,
       current.log.length ? h("ul", { class: "replay-log" }, current.log.map((entry) => h("li", {}, entry.text))) : null,
       h("div", { class: "rivals" }, view.players.map((player) => playerPanel(view, player, { hand: view.hands[player.seat], toAct: view.to_act.includes(player.seat) }))),
       centerPanel(view),
@@ -91,6 +103,7 @@ export async function replayPage(main, gameId) {
       h("section", { class: "panel", "aria-labelledby": "result-title" }, h("h2", { id: "result-title" }, "Final result"), results(game.players)),
       h("figure", { class: "panel chart-box" }, stashChart(names, seriesFromReplay(game)), h("figcaption", {}, "Each player's stash value after every action (with several rounds, plus the totals of the rounds already played).")),
     ),
+    review.element,
     h("h2", { id: "steps-title" }, "Step by step"),
     h(
       "div",

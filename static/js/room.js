@@ -8,7 +8,7 @@ import { createChat } from "./chat.js";
 import { h, onLeave, render } from "./dom.js";
 import { gameOver } from "./gameover.js";
 import { createMotion } from "./motion.js";
-import { reasonsFor, typeLabel } from "./moves.js";
+import { describe, reasonsFor, typeLabel } from "./moves.js";
 import { forgetSeat, seatIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { muteButton, play } from "./sound.js";
@@ -71,6 +71,8 @@ export function roomPage(main, code, { navigate }) {
     expanded: new Set(),
     sideTab: "log",
     overShown: null,
+    hint: null,
+    hintAsked: false,
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -87,6 +89,8 @@ export function roomPage(main, code, { navigate }) {
       const shown = before ? before.view.log.length : log.length;
       const entries = shown <= log.length ? log.slice(shown) : [];
       ui.message = message;
+      // A hint holds for its own version (asking for it raised the version): a later state ends it.
+      if (ui.hint && message.version > ui.hint.version) ui.hint = null;
       const hand = new Set(message.view.hand.map((c) => c.id));
       ui.selected = new Set([...ui.selected].filter((id) => hand.has(id)));
       if (ui.filter && !message.legal.some((a) => a.type === ui.filter.type)) ui.filter = null;
@@ -103,7 +107,23 @@ export function roomPage(main, code, { navigate }) {
         // A refused move carries its ref and is told at the table; the chat tells its own refusals.
       chat.receive(message);
       if (message.ref !== null && message.ref !== undefined) ui.notice = { kind: "error", text: message.message };
+      else if (ui.hintAsked) ui.notice = { kind: "error", text: message.message };
+      ui.hintAsked = false;
       draw();
+    },
+    onHint(message) {
+      ui.hintAsked = false;
+      if (ui.message && message.version < ui.message.version) {
+        draw();
+        return;
+      }
+      ui.hint = message;
+      // Every move listed again, so the suggested one is among the buttons; focus goes to it.
+      ui.selected.clear();
+      ui.filter = null;
+      ui.notice = null;
+      draw();
+      mainSlot.querySelector("button.option.suggested")?.focus();
     },
     onChat(message) {
       chat.receive(message);
@@ -302,6 +322,25 @@ export function roomPage(main, code, { navigate }) {
     }
   }
 
+  function askForHint() {
+    if (!socket.send({ type: "hint" })) ui.notice = { kind: "error", text: "Not connected: reconnecting, try again in a moment." };
+    else ui.hintAsked = true;
+    draw();
+  }
+
+  /** The Hint button, when the room offers hints and it is this seat's move. */
+  function hintButton(view) {
+    if (!ui.room.options.hints || !isMine(view) || view.over) return null;
+    return h("button", { type: "button", class: "hint-button", disabled: ui.hintAsked, dataset: { focus: "hint" }, onClick: askForHint }, ui.hintAsked ? "Thinking…" : "Hint");
+  }
+
+  /** What the hint suggests, in words, with the chance of winning it gives. */
+  function hintLine(view) {
+    if (!ui.hint || !isMine(view)) return null;
+    const chance = ui.hint.win_chance === null ? "the only choice" : `about ${Math.round(ui.hint.win_chance * 100)}% chance to win`;
+    return h("p", { class: "notice info hint-line", role: "status", dataset: { testid: "hint" } }, `Suggested: ${describe(ui.hint.action, view)} (${chance}).`);
+  }
+
   function noticeLine() {
     return ui.notice ? h("p", { class: `notice ${ui.notice.kind}`, role: "alert", dataset: { testid: "notice" } }, ui.notice.text) : null;
   }
@@ -313,8 +352,9 @@ export function roomPage(main, code, { navigate }) {
       "div",
       { class: "table-page" },
       h("h1", { class: "visually-hidden" }, ui.room.options.room_name),
-      h("header", { class: "table-head" }, statusLine(view), tools),
+      h("header", { class: "table-head" }, statusLine(view), hintButton(view), tools),
       noticeLine(),
+      hintLine(view),
       h(
         "div",
         { class: "table-board" },
@@ -336,7 +376,7 @@ export function roomPage(main, code, { navigate }) {
     if (!view) return null;
     if (view.over) return mainSlot.querySelector("#over-title");
     if (isMine(view)) {
-      for (const selector of ["#duel button.option", ".duel.pending button.option", ".moves .options button.option", ".moves .chips button"]) {
+      for (const selector of ["button.option.suggested", "#duel button.option", ".duel.pending button.option", ".moves .options button.option", ".moves .chips button"]) {
         const control = mainSlot.querySelector(selector);
         if (control) return control;
       }

@@ -12,7 +12,7 @@ const PING_MS = 25000;
 
 export class GameSocket {
   /**
-   * handlers: onRoom(room), onState(message), onError(message), onChat(message),
+   * handlers: onRoom(room), onState(message), onError(message), onChat(message), onHint(message),
    * onStatus("connecting" | "open" | "reconnecting" | "gone", detail)
    */
   constructor(code, token, handlers) {
@@ -94,6 +94,9 @@ export class GameSocket {
       case "chat":
       case "chat_history":
         this.handlers.onChat(message);
+        break;
+      case "hint":
+        this.handlers.onHint?.(message);
         break;
       default:
         break;

@@ -5,7 +5,7 @@
 import { cardFace } from "./cardface.js";
 import { duelPanel, optionButton, pendingPanel } from "./duel.js";
 import { h } from "./dom.js";
-import { ACTION_TYPES, describe, distinct, kindsById, matching, typeInRules } from "./moves.js";
+import { ACTION_TYPES, describe, distinct, isHinted, kindsById, matching, typeInRules } from "./moves.js";
 import { backs, card, playerPanel } from "./seats.js";
 
 export { playerPanel };
@@ -108,6 +108,11 @@ function movesPanel(message, ui, handlers) {
   options = distinct(matching(options, ui.selected), view, kinds);
   const endTurn = options.find((a) => a.type === "end_turn");
   const listed = options.filter((a) => a.type !== "end_turn");
+  const hinted = (a) => isHinted(ui.hint, a, describe(a, view, kinds), view, kinds);
+  const shown = listed.slice(0, MAX_OPTIONS);
+  // The suggested move is always among the buttons, however many moves there are.
+  const suggestion = listed.slice(MAX_OPTIONS).find(hinted);
+  if (suggestion) shown.push(suggestion);
   let hint = null;
   if (legal.length && !options.length) hint = "No move uses every selected card. Select fewer cards, or another action.";
   else if (listed.length > MAX_OPTIONS) hint = `${listed.length} moves: select cards in your hand to narrow them down.`;
@@ -121,8 +126,8 @@ function movesPanel(message, ui, handlers) {
       ? h(
           "div",
           { class: "options", role: "group", "aria-label": "Moves" },
-          listed.slice(0, MAX_OPTIONS).map((a) => optionButton(a, describe(a, view, kinds), handlers.act)),
-          endTurn ? optionButton(endTurn, describe(endTurn, view, kinds), handlers.act, "end-turn") : null,
+          shown.map((a) => optionButton(a, describe(a, view, kinds), handlers.act, "", hinted(a))),
+          endTurn ? optionButton(endTurn, describe(endTurn, view, kinds), handlers.act, "end-turn", hinted(endTurn)) : null,
         )
       : null,
   );

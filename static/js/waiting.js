@@ -25,6 +25,7 @@ function optionsText(options) {
     `${options.visibility} room`,
   ];
   if (options.spectators !== undefined) parts.push(options.spectators ? "spectators welcome" : "no spectators");
+  if (options.hints) parts.push("hints on");
   return `${parts.join(", ")}.`;
 }
 
@@ -105,6 +106,18 @@ export function waitingRoom(room, { code, seat, ui, hostCall }) {
         ),
         h("button", { type: "button", disabled: ui.busy || filled >= room.seats.length, dataset: { focus: "add-ai" }, onClick: () => hostCall(() => api.addBot(code, seat.token, ui.botLevel)) }, "Add AI player"),
         h("button", { type: "button", class: "primary", disabled: ui.busy || filled < 2, dataset: { focus: "start" }, onClick: () => hostCall(() => api.start(code, seat.token)) }, "Start the game"),
+        h(
+          "label",
+          { class: "hints-option" },
+          h("input", {
+            type: "checkbox",
+            checked: Boolean(room.options.hints),
+            disabled: ui.busy,
+            dataset: { focus: "hints" },
+            onChange: (event) => hostCall(() => api.updateRoom(code, seat.token, { hints: event.target.checked })),
+          }),
+          "Allow hints (a game with hints is not rated)",
+        ),
         h("p", { class: "hint" }, "Open seats are dropped when the game starts."),
       )
     : h("p", { class: "hint" }, "Waiting for the host to start the game.");

@@ -65,6 +65,9 @@ def running_app(database: Path) -> Iterator[Server]:
         "CASH_STASH_JOIN_LIMIT": "1000",
         "CASH_STASH_CREATE_LIMIT": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "600",
+        # Reviews in a thread at a small search budget: a short game's review takes seconds.
+        "CASH_STASH_REVIEW_WORKERS": "0",
+        "CASH_STASH_REVIEW_ROUNDS": "4",
     }
     env.pop("CASH_STASH_REDIS_URL", None)
     process = subprocess.Popen(
