@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Iterator
 
 import pytest
+
+from tests.redis_cluster import RedisCluster, cluster_tools_problem
 
 REQUIRE_SERVICES = os.environ.get("CASH_STASH_REQUIRE_SERVICES") == "1"
 
@@ -26,3 +30,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: the session's Playwright (sync API) keeps an event loop running
     on the main thread until the session ends, and no asyncio test can run after it starts."""
     items.sort(key=lambda item: item.nodeid.startswith("tests/browser/"))
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    """A real local Redis Cluster (three primaries with a replica each) for the whole session.
+
+    A test that kills nodes or moves slots leaves it to ``cluster_prefix`` to heal the cluster.
+    """
+    need_service("Redis Cluster", cluster_tools_problem())
+    with RedisCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def cluster_prefix(redis_cluster: RedisCluster) -> Iterator[str]:
+    """A key prefix of this test's own on the session's cluster. Afterwards every killed node is
+    restarted and the test's keys are deleted, from each primary (they hold different slots)."""
+    prefix = f"cash_stash_test:{uuid.uuid4().hex[:12]}:"
+    yield prefix
+    redis_cluster.heal()
+    for port in redis_cluster.primaries():
+        with redis_cluster.node(port).client() as client:
+            for key in list(client.scan_iter(f"{prefix}*")):
+                client.delete(key)
