@@ -113,7 +113,9 @@ class Hub:
                     await self._resync()
 
     async def _listen(self) -> None:
+        heard = self._service.metrics.room_events_by
         async for event in self._service.store.events():
+            heard[event.kind].inc()
             try:
                 if event.kind == "commit":
                     self._on_commit()
