@@ -45,5 +45,15 @@ class Metrics:
             "Connections dropped because their outgoing queue was full (a client too slow).",
             registry=self.registry,
         )
+        self.room_events = Counter(
+            "cash_stash_room_events",
+            "Events this process heard on its rooms' channels, by kind: commit announcements "
+            "(its own included), room messages such as chat, and resyncs.",
+            ["kind"],
+            registry=self.registry,
+        )
+        self.room_events_by = {
+            kind: self.room_events.labels(kind) for kind in ("commit", "message", "resync")
+        }
         self.actions_by = {mover: self.actions.labels(mover) for mover in ("player", "ai", "clock")}
         """``actions`` by mover, looked up once (``labels`` takes a lock on every call)."""

@@ -27,7 +27,13 @@ _STOP_SECONDS = 1.0
 def store_for(settings: Settings) -> RoomStore:
     """Redis when ``CASH_STASH_REDIS_URL`` is set, else this process's memory."""
     if settings.redis_url:
-        return RedisRoomStore(settings.redis_url, prefix=settings.redis_prefix)
+        return RedisRoomStore(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            cluster=settings.redis_cluster,
+            wait_replicas=settings.redis_wait_replicas,
+            wait_ms=settings.redis_wait_ms,
+        )
     return MemoryRoomStore()
 
 

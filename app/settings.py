@@ -20,6 +20,13 @@ class Settings(BaseSettings):
     """Live rooms in Redis when set; otherwise in this process's memory."""
     redis_prefix: str = "cash_stash:"
     """Prefix of every Redis key and channel, so several deployments can share one Redis."""
+    redis_cluster: bool = False
+    """``redis_url`` names a node of a Redis Cluster (any one): the server finds the rest."""
+    redis_wait_replicas: int = Field(default=0, ge=0, le=5)
+    """After each commit, wait until this many replicas have it (``WAIT``) before answering:
+    with 1, a move a player saw accepted survives its primary's failure (``docs/deploy.md``)."""
+    redis_wait_ms: int = Field(default=100, ge=1, le=10_000)
+    """The longest a commit waits for its replicas; then it is answered anyway (and logged)."""
     database_url: str = "sqlite+aiosqlite:///cash_stash.db"
     """Finished games: a SQLite file by default, Postgres via ``postgresql+asyncpg://``."""
     host: str = "127.0.0.1"

@@ -44,10 +44,10 @@ class Scheduler:
             try:
                 now = time.time()
                 self._resting = {c: until for c, until in self._resting.items() if until > now}
-                for code in await self._service.store.due(now):
+                due, next_wake = await self._service.store.due(now)
+                for code in due:
                     if code not in self._running and code not in self._resting:
                         self._start(code)
-                next_wake = await self._service.store.next_wake()
                 if next_wake is not None:
                     timeout = min(max(next_wake - time.time(), _BUSY_SECONDS), _IDLE_SECONDS)
             except STORE_ERRORS as error:

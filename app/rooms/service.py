@@ -128,15 +128,18 @@ class RoomService:
             raise room_not_found()
         return room
 
-    async def _commit(self, new: Room, *, previous_version: int) -> bool:
-        """Compare-and-set ``new`` over ``previous_version``, with its clocks and indexes."""
-        new.version = previous_version + 1
+    async def _commit(self, new: Room, *, previous: Room | None) -> bool:
+        """Compare-and-set ``new`` over ``previous`` (None: a new room), with its clocks and
+        indexes."""
+        grace = self.settings.disconnect_grace_seconds
+        new.version = 1 if previous is None else previous.version + 1
         play.schedule(new, now=time.time(), ai_pause=self.settings.ai_pause_seconds)
         commit = Commit(
             code=new.code,
             version=new.version,
             data=room_text(new),
-            wake_at=new.wake_at(self.settings.disconnect_grace_seconds),
+            wake_at=new.wake_at(grace),
+            previous_wake_at=None if previous is None else previous.wake_at(grace),
             listing=room_listing(new),
             ttl_seconds=self._ttl_of(new),
             waiting=new.status == "waiting",
@@ -180,7 +183,7 @@ class RoomService:
             new = change(room)
             if new is None:
                 return room
-            if await self._commit(new, previous_version=room.version):
+            if await self._commit(new, previous=room):
                 return new
         raise RoomError("busy", "The room is too busy right now; try again.", status=503)
 
@@ -219,7 +222,7 @@ class RoomService:
         host = _person(name, token, player_id)
         while True:
             room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
-            if await self._commit(room, previous_version=0):
+            if await self._commit(room, previous=None):
                 return room, token
 
     async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
@@ -301,13 +304,13 @@ class RoomService:
             room = held[1]
             with contextlib.suppress(RoomError):
                 new, seat = _checked_move(room, token_hash, ref=ref, version=version, action=action)
-                if new is not None and await self._commit(new, previous_version=room.version):
+                if new is not None and await self._commit(new, previous=room):
                     return self._applied(new, seat, action)
         room = await self._load(code)
         new, seat = _checked_move(room, token_hash, ref=ref, version=version, action=action)
         if new is None:
             return Acted(room, seat, repeated=True)
-        if await self._commit(new, previous_version=room.version):
+        if await self._commit(new, previous=room):
             return self._applied(new, seat, action)
         latest = await self._load(code)
         if play.remembered(latest, seat, ref) is not None:
@@ -332,6 +335,10 @@ class RoomService:
         now = time.time()
         wake_at = room.wake_at(self.settings.disconnect_grace_seconds)
         if wake_at is None or wake_at > now:
+            # Woken early: the index held an earlier time than the room's (a commit that
+            # brought its wake time forward did not happen, or its process died before it
+            # wrote the index: ``app/store/redis.py``).
+            await self.store.settle_wake(code, room.version, wake_at)
             return True
         if not await self.store.claim(f"{code}:{room.version}", CLAIM_SECONDS):
             return False
@@ -355,7 +362,7 @@ class RoomService:
             and seat.disconnected_at + grace <= now
         ]
         if gone:
-            await self._commit(_mark_away(room, gone), previous_version=room.version)
+            await self._commit(_mark_away(room, gone), previous=room)
             return
         ai_seat = next((i for i in game.to_act if _seat(room, i).played_by_ai), None)
         late_seat = next((i for i in game.to_act if not _seat(room, i).played_by_ai), None)
@@ -389,7 +396,7 @@ class RoomService:
             )
             fallback = random.Random(secrets.randbits(32)).choice(legal)
             new = play.apply(room, seat=seat, action=fallback, now=time.time(), mover=mover)
-        if await self._commit(new, previous_version=room.version):
+        if await self._commit(new, previous=room):
             self.metrics.actions_by[mover].inc()
             if new.status == "finished":
                 logger.info("game over", extra={"room": room.code})

@@ -18,13 +18,12 @@ the request itself: the same request may succeed when sent again."""
 
 @dataclass(frozen=True, slots=True)
 class StoreEvent:
-    """What the process's one subscription delivers."""
+    """What the process's subscription delivers."""
 
     kind: EventKind
     """``commit``: a room has a new version (read it from the store: the event does not carry
-    the room, so a process that serves none of the room's players pays nothing for it);
-    ``message``: an ephemeral room message (chat); ``resync``: the subscription was lost and
-    is back, so every room must be re-read."""
+    the room); ``message``: an ephemeral room message (chat); ``resync``: the room's
+    subscription (no code: every room's) was lost and is back, so the room must be re-read."""
     code: str = ""
     data: str = ""
     """A message's text."""
@@ -47,6 +46,8 @@ class Commit:
     when it is not listed."""
     ttl_seconds: int | None
     """Expire the room after this long untouched; None keeps it (unrecorded games)."""
+    previous_wake_at: float | None = None
+    """The wake time of the version this one replaces (None: it had none, or a new room)."""
     waiting: bool = False
     """Waiting for its first game: counted by ``waiting_rooms`` until it starts or expires."""
 
@@ -65,8 +66,8 @@ class RoomStore(Protocol):
     async def commit(self, commit: Commit) -> bool:
         """Write the room if its stored version is one less than ``commit.version`` (version 1:
         it must not exist yet); refresh its TTL and indexes and announce its code and version
-        on ``events`` (to this store's own subscription too, unless a store may leave it out
-        when nobody else listens: the caller has the commit). False when the version moved."""
+        on the room's channel (to this store's own subscription too). False when the version
+        moved."""
         ...
 
     async def publish(self, code: str, message: str) -> None:
@@ -82,16 +83,28 @@ class RoomStore(Protocol):
         """The chat messages the room keeps, oldest first; none once the room is gone."""
         ...
 
+    async def watch(self, code: str) -> None:
+        """Hear about the room's commits and messages (``events``) from now on: once this
+        returns, nothing committed later is missed. Called when the process takes the room's
+        first connection."""
+        ...
+
+    def unwatch(self, code: str) -> None:
+        """Stop hearing about the room (its last connection here has gone)."""
+        ...
+
     def events(self) -> AsyncIterator[StoreEvent]:
-        """This process's one subscription to every commit and message."""
+        """This process's subscription: the commits and messages of the rooms it watches, and
+        ``resync`` for a room (or, with no code, for all) whose events may have been missed."""
         ...
 
-    async def due(self, now: float) -> list[str]:
-        """Rooms whose wake time has come."""
+    async def due(self, now: float) -> tuple[list[str], float | None]:
+        """Rooms whose wake time has come, and the earliest wake time of any room."""
         ...
 
-    async def next_wake(self) -> float | None:
-        """The earliest wake time of any room."""
+    async def settle_wake(self, code: str, version: int, wake_at: float | None) -> None:
+        """Put the room's true wake time (as of ``version``) back in the index after it was
+        woken early, unless a newer version's is there already."""
         ...
 
     async def forget(self, code: str) -> None:

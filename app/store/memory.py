@@ -95,15 +95,28 @@ class MemoryRoomStore:
             return []
         return list(self._chats.get(code, ()))
 
+    async def watch(self, code: str) -> None:
+        return None  # one process: it hears every room
+
+    def unwatch(self, code: str) -> None:
+        return None
+
     async def events(self) -> AsyncIterator[StoreEvent]:
         while True:
             yield await self._events.get()
 
-    async def due(self, now: float) -> list[str]:
-        return [code for code, when in self._wake.items() if when <= now]
+    async def due(self, now: float) -> tuple[list[str], float | None]:
+        due = [code for code, when in self._wake.items() if when <= now]
+        return due, min(self._wake.values(), default=None)
 
-    async def next_wake(self) -> float | None:
-        return min(self._wake.values(), default=None)
+    async def settle_wake(self, code: str, version: int, wake_at: float | None) -> None:
+        entry = self._entry(code)
+        if entry is None or entry.version > version:
+            return
+        if wake_at is None:
+            self._wake.pop(code, None)
+        else:
+            self._wake[code] = wake_at
 
     async def forget(self, code: str) -> None:
         if self._entry(code) is None:

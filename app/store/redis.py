@@ -1,4 +1,22 @@
-"""Rooms in Redis, shared by every server process; commits go through one Lua script."""
+"""Rooms in Redis, shared by every server process: one Redis node or a Redis Cluster.
+
+Every key of one room carries the room's code as its hash tag (``cash_stash:{CODE}:room``,
+``…:chat``, and its channel ``…:events``), so a commit is one Lua script in one slot, and the
+same script runs on one node or on a cluster. What spans rooms — the wake times, the public
+list, the count of waiting rooms — is split into a fixed number of buckets, each under a tag of
+its own (``cash_stash:{bucket-07}:wake``), that every process reads.
+
+On one node a commit writes the room and its bucket's indexes in one script. On a cluster the
+bucket lives on another shard, so its indexes are written by a second script right after the
+commit, and each index entry carries the room version it was written for: a late write of an
+older version never undoes a newer one. A wake time that comes earlier than the one indexed is
+written to the index before the commit, so a process that dies between the two writes leaves
+the room woken early (the scheduler then puts its true wake time back: ``settle_wake``), never
+forgotten.
+
+Announcements go to the room's own channel, inside the commit script: sharded pub/sub on a
+cluster (``SPUBLISH``, which stays on the room's shard), a plain channel on one node. A process
+subscribes only to the rooms it serves (``app/store/channels.py``)."""
 
 from __future__ import annotations
 
@@ -6,67 +24,132 @@ import asyncio
 import logging
 import time
 import uuid
+import zlib
 from collections.abc import AsyncIterator
+from typing import Any
 
-import hiredis
-from redis import asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 
 from app.store.base import Commit, StoreEvent
-from app.store.resp import RespConnection, checked, connect
+from app.store.channels import RoomChannels
+from app.store.nodes import Nodes, Script
 
 logger = logging.getLogger(__name__)
 
-# KEYS: room hash, wake zset, listed zset, listings hash, waiting zset, the room's chat list
-#       (expiring with the room).
-# ARGV: expected version, new version, data, ttl seconds (0: keep), wake at ('' : none),
-#       listing ('' : not listed), channel, code, the committing process's own channel,
-#       when the room expires (the score of the listed and waiting indexes), waiting ('1'/'0').
-#
-# The announcement is left out when the only subscriber to the channel is the committing
-# process's own subscription (the one connection subscribed to its own channel too): that
-# process has the commit already, and reading its echo back cost it a read and a parse per
-# move. Decided inside the script, so a process that subscribes at any moment either is
-# counted or subscribed after the commit (and reads the room after subscribing).
-_COMMIT = """
-local current = redis.call('HGET', KEYS[1], 'v')
-if (current or '0') ~= ARGV[1] then
+BUCKETS = 16
+"""Wake and listing buckets. Every process reads all of them on each look for due rooms, so
+few; enough that a cluster of a dozen shards shares the work. Changing it strands entries."""
+
+# A room's version, data, time to live and announcement.
+_WRITE_ROOM = r"""
+local function write_room(room, chat, expected, version, data, ttl, publish, channel, code)
+  local current = redis.call('HGET', room, 'v')
+  if (current or '0') ~= expected then
+    return 0
+  end
+  redis.call('HSET', room, 'v', version, 'data', data)
+  if tonumber(ttl) > 0 then
+    redis.call('EXPIRE', room, ttl)
+    redis.call('EXPIRE', chat, ttl)
+  else
+    redis.call('PERSIST', room)
+    redis.call('PERSIST', chat)
+  end
+  redis.call(publish, channel, 'commit\n' .. code .. '\n' .. version)
+  return 1
+end
+"""
+
+# A room's entries in its bucket's indexes, unless a newer version's are there already. The
+# listed and waiting sets are scored by when the room expires (most recently changed first).
+_WRITE_INDEX = r"""
+local function write_index(wake, listed, listings, waiting, indexed,
+                           code, version, wake_at, listing, expires_at, is_waiting, ttl)
+  local seen = tonumber(redis.call('GET', indexed) or '0')
+  if tonumber(version) < seen then
+    return 0
+  end
+  if tonumber(ttl) > 0 then
+    redis.call('SET', indexed, version, 'EX', ttl)
+  else
+    redis.call('SET', indexed, version)
+  end
+  if wake_at == '' then
+    redis.call('ZREM', wake, code)
+  else
+    redis.call('ZADD', wake, wake_at, code)
+  end
+  if listing ~= '' then
+    redis.call('ZADD', listed, expires_at, code)
+    redis.call('HSET', listings, code, listing)
+  elseif redis.call('ZREM', listed, code) == 1 then
+    redis.call('HDEL', listings, code)
+  end
+  if is_waiting == '1' then
+    redis.call('ZADD', waiting, expires_at, code)
+  else
+    redis.call('ZREM', waiting, code)
+  end
+  return 1
+end
+"""
+
+# One node: KEYS room, chat, then the bucket's wake, listed, listings, waiting, indexed.
+# ARGV: expected version, version, data, ttl, publish command, channel, code, wake at,
+# listing, expires at, waiting.
+_COMMIT_ONE_NODE = Script(
+    _WRITE_ROOM
+    + _WRITE_INDEX
+    + """
+if write_room(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+   == 0 then
   return 0
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3])
-if tonumber(ARGV[4]) > 0 then
-  redis.call('EXPIRE', KEYS[1], ARGV[4])
-  redis.call('EXPIRE', KEYS[6], ARGV[4])
+write_index(KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7],
+            ARGV[7], ARGV[2], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[4])
+return 1
+"""
+)
+
+# A cluster: the room alone (KEYS room, chat; ARGV as above, the first seven) ...
+_COMMIT_ROOM = Script(
+    _WRITE_ROOM
+    + """
+return write_room(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+"""
+)
+
+# ... then its bucket (KEYS wake, listed, listings, waiting, indexed; ARGV code, version,
+# wake at, listing, expires at, waiting, ttl).
+_INDEX = Script(
+    _WRITE_INDEX
+    + """
+return write_index(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
+                   ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+"""
+)
+
+# KEYS wake, indexed. ARGV code, version, wake at ('': none). The room's true wake time, put
+# back by the process that looked at it (unless a newer version's entry is there).
+_SETTLE_WAKE = Script(
+    """
+if tonumber(ARGV[2]) < tonumber(redis.call('GET', KEYS[2]) or '0') then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
 else
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[6])
-end
-if ARGV[5] == '' then
-  redis.call('ZREM', KEYS[2], ARGV[8])
-else
-  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[8])
-end
-if ARGV[6] ~= '' then
-  redis.call('ZADD', KEYS[3], ARGV[10], ARGV[8])
-  redis.call('HSET', KEYS[4], ARGV[8], ARGV[6])
-elseif redis.call('ZREM', KEYS[3], ARGV[8]) == 1 then
-  redis.call('HDEL', KEYS[4], ARGV[8])
-end
-if ARGV[11] == '1' then
-  redis.call('ZADD', KEYS[5], ARGV[10], ARGV[8])
-else
-  redis.call('ZREM', KEYS[5], ARGV[8])
-end
-local counts = redis.call('PUBSUB', 'NUMSUB', ARGV[7], ARGV[9])
-if counts[2] ~= 1 or counts[4] ~= 1 then
-  redis.call('PUBLISH', ARGV[7], 'commit\\n' .. ARGV[8] .. '\\n' .. ARGV[2])
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 end
 return 1
 """
+)
 
-# KEYS: room hash, the room's chat list. ARGV: the message, lines kept, channel, event.
+# KEYS room hash, chat list. ARGV: the message, lines kept, publish command, channel, event.
 # Nothing is kept for a room that is gone; what is kept takes the room's time to live.
-_CHAT = """
+_CHAT = Script(
+    """
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
@@ -78,49 +161,77 @@ if ttl > 0 then
 else
   redis.call('PERSIST', KEYS[2])
 end
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+redis.call(ARGV[3], ARGV[4], ARGV[5])
 return 1
 """
+)
 
-# KEYS: listed zset, listings hash. ARGV: now, offset, limit.
-# Entries of rooms that expired meanwhile (their score is when) are dropped first.
-_LISTED = """
+# KEYS: a bucket's listed zset and listings hash. ARGV: now, how many of the newest.
+# Entries of rooms that expired meanwhile (their score is when) are dropped first. Returns the
+# bucket's total, then code, score and listing of each of its newest entries.
+_LISTED = Script(
+    """
 local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 for _, code in ipairs(gone) do
   redis.call('HDEL', KEYS[2], code)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-local total = redis.call('ZCARD', KEYS[1])
-local first = tonumber(ARGV[2])
-local codes = redis.call('ZREVRANGE', KEYS[1], first, first + tonumber(ARGV[3]) - 1)
-if #codes == 0 then
-  return {total}
+local page = {redis.call('ZCARD', KEYS[1])}
+local newest = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+for i = 1, #newest, 2 do
+  table.insert(page, newest[i])
+  table.insert(page, newest[i + 1])
+  table.insert(page, redis.call('HGET', KEYS[2], newest[i]) or '')
 end
-local page = redis.call('HMGET', KEYS[2], unpack(codes))
-table.insert(page, 1, total)
 return page
 """
+)
 
-# KEYS: waiting zset. ARGV: now.
-_WAITING = """
+# KEYS: a bucket's waiting zset. ARGV: now.
+_WAITING = Script(
+    """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 return redis.call('ZCARD', KEYS[1])
 """
+)
 
-_HIT = """
+# KEYS: a bucket's wake, listed, listings, waiting, indexed. ARGV: code.
+_FORGET = Script(
+    """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('DEL', KEYS[5])
+return 1
+"""
+)
+
+# KEYS: the claim. ARGV: the claimant's token, milliseconds. Sent again safely when its answer
+# was lost: a claim already taken by the same token is still its own.
+_CLAIM = Script(
+    """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return 1
+end
+return redis.call('GET', KEYS[1]) == ARGV[1] and 1 or 0
+"""
+)
+
+_HIT = Script(
+    """
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
 end
 return count
 """
+)
 
-_RESUBSCRIBE_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
-_POOL_SIZE = 64
-_POOL_WAIT_SECONDS = 10.0
-_COMMAND_SECONDS = _POOL_WAIT_SECONDS + 5.0
-"""The longest any one call to Redis may take: a wait for a pooled connection (or, for a
-commit, for its own connection to be made), then redis-py's default socket timeout."""
+_COMMAND_SECONDS = 15.0
+"""The longest any one call to Redis may take, its retries included (a replica taking over
+from a failed primary, a slot moving): then the caller gets the error."""
+_UNREPLICATED_LOG_SECONDS = 60.0
 
 
 def _name_of(prefix: str) -> str:
@@ -129,204 +240,303 @@ def _name_of(prefix: str) -> str:
     return prefix.strip(":") or "cash_stash"
 
 
-class RedisRoomStore:
-    """One hash per room (``v`` and ``data``) and a list of its last chat messages, a wake
-    sorted set, the public list (a sorted set by expiry and a hash of listings), a sorted set of
-    waiting rooms, one channel."""
+def bucket_of(code: str) -> int:
+    return zlib.crc32(code.encode()) % BUCKETS
 
-    def __init__(self, url: str, *, prefix: str = "cash_stash:") -> None:
-        # A burst (thousands of sockets arriving at once) waits for a pooled connection rather
-        # than failing with "too many connections".
-        #
-        # No socket timeout: redis-py would run every command's write as a task of its own
-        # to time it (a twentieth of a move's cost). Each call below is bounded as a whole
-        # instead; a command cut short closes its connection rather than reuse it.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            decode_responses=True,
-            client_name=_name_of(prefix),
-            max_connections=_POOL_SIZE,
-            timeout=_POOL_WAIT_SECONDS,
-            socket_timeout=None,
-            socket_connect_timeout=5.0,
-        )
-        self._redis = aioredis.Redis(connection_pool=pool)
+
+class RedisRoomStore:
+    """Per room (under its tag): a hash (``v`` and ``data``), a list of its last chat
+    messages, a channel. Per bucket (under its tag): the wake sorted set, the public list (a
+    sorted set by expiry and a hash of listings), the waiting sorted set, and the version each
+    room's entries were written for."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "cash_stash:",
+        cluster: bool = False,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
+    ) -> None:
         self._prefix = prefix
-        self.channel = f"{prefix}events"
-        self._own_channel = f"{prefix}process:{uuid.uuid4().hex}"
-        """Subscribed to with ``channel`` on the same connection: see ``_COMMIT``."""
-        self._wake_key = f"{prefix}wake"
-        # Not the old ``listed`` set's name: a sorted set there would fail on a set left over.
-        self._listed_key = f"{prefix}public_rooms"
-        self._listings_key = f"{prefix}public_listings"
-        self._waiting_key = f"{prefix}waiting"
-        self._url = url
-        self._name = _name_of(prefix)
-        self._commit_sha = self._redis.register_script(_COMMIT).sha
-        self._hit = self._redis.register_script(_HIT)
-        self._listed = self._redis.register_script(_LISTED)
-        self._waiting = self._redis.register_script(_WAITING)
-        self._chat = self._redis.register_script(_CHAT)
-        # Commits are the hot path (one per move): they share one connection of their own
-        # (``app/store/resp.py``), each commit a write and a future, many in flight at once.
-        self._commits: RespConnection | None = None
-        self._connecting = asyncio.Lock()
+        self.cluster = cluster
+        self._wait = (wait_replicas, wait_ms)
+        """``WAIT`` for this many replicas (at most this long) after each commit: an
+        acknowledged move then survives its primary's failure (``docs/deploy.md``)."""
+        self._nodes = Nodes(
+            url,
+            cluster=cluster,
+            name=_name_of(prefix),
+            reply_seconds=_COMMAND_SECONDS,
+            deadline_seconds=_COMMAND_SECONDS,
+        )
+        self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
+        self._channels = RoomChannels(
+            self._nodes,
+            channel_of=self.channel_of,
+            queue=self._events,
+            deadline_seconds=_COMMAND_SECONDS,
+        )
+        self._publish = "SPUBLISH" if cluster else "PUBLISH"
+        self._unreplicated_logged = 0.0
+        self.unreplicated = 0
+        """Commits that ``WAIT`` found on fewer replicas than asked for."""
+
+    # Keys
 
     def _room_key(self, code: str) -> str:
-        return f"{self._prefix}room:{code}"
+        return f"{self._prefix}{{{code}}}:room"
 
     def _chat_key(self, code: str) -> str:
-        return f"{self._prefix}chat:{code}"
+        return f"{self._prefix}{{{code}}}:chat"
+
+    def channel_of(self, code: str) -> str:
+        return f"{self._prefix}{{{code}}}:events"
+
+    def _bucket(self, number: int) -> str:
+        return f"{self._prefix}{{bucket-{number:02d}}}"
+
+    def _index_keys(self, code: str) -> list[str]:
+        bucket = self._bucket(bucket_of(code))
+        return [
+            f"{bucket}:wake",
+            f"{bucket}:public_rooms",
+            f"{bucket}:public_listings",
+            f"{bucket}:waiting",
+            f"{bucket}:indexed:{code}",
+        ]
+
+    # Life
 
     async def start(self) -> None:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            await self._redis.ping()
+        await self._nodes.start()
 
     async def close(self) -> None:
-        if self._commits is not None:
-            self._commits.close()
-        await self._redis.aclose()
+        self._channels.close()
+        self._nodes.close()
 
-    async def _new_commit_connection(self) -> RespConnection:
-        """A usable commit connection, made if need be (one at a time: many commits may find
-        the last one gone at once)."""
-        async with self._connecting:
-            if self._commits is None or not self._commits.usable:
-                self._commits = await connect(
-                    self._url, name=self._name, reply_seconds=_COMMAND_SECONDS
-                )
-            return self._commits
+    # Rooms
 
     async def load(self, code: str) -> str | None:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            data = await self._redis.hget(self._room_key(code), "data")
+        key = self._room_key(code)
+        data = await self._nodes.call(key, "HGET", key, "data", retry=True)
         return None if data is None else str(data)
 
     async def commit(self, commit: Commit) -> bool:
         expires_at = (
             "+inf" if commit.ttl_seconds is None else repr(time.time() + commit.ttl_seconds)
         )
-        keys_and_args = (
-            6,
-            self._room_key(commit.code),
-            self._wake_key,
-            self._listed_key,
-            self._listings_key,
-            self._waiting_key,
-            self._chat_key(commit.code),
+        ttl = str(commit.ttl_seconds or 0)
+        wake_at = "" if commit.wake_at is None else repr(commit.wake_at)
+        room_keys = [self._room_key(commit.code), self._chat_key(commit.code)]
+        room_args = [
             str(commit.version - 1),
             str(commit.version),
             commit.data,
-            str(commit.ttl_seconds or 0),
-            "" if commit.wake_at is None else repr(commit.wake_at),
-            commit.listing or "",
-            self.channel,
+            ttl,
+            self._publish,
+            self.channel_of(commit.code),
             commit.code,
-            self._own_channel,
+        ]
+        index_keys = self._index_keys(commit.code)
+        index_args = [
+            wake_at,
+            commit.listing or "",
             expires_at,
             "1" if commit.waiting else "0",
+        ]
+        if not self.cluster:
+            return await self._commit_room(
+                commit, _COMMIT_ONE_NODE, room_keys + index_keys, room_args + index_args
+            )
+        if commit.wake_at is not None and (
+            commit.previous_wake_at is None or commit.wake_at < commit.previous_wake_at
+        ):
+            await self._nodes.call(
+                index_keys[0], "ZADD", index_keys[0], "LT", wake_at, commit.code, retry=True
+            )
+        if not await self._commit_room(commit, _COMMIT_ROOM, room_keys, room_args):
+            return False
+        await self._nodes.eval(
+            _INDEX,
+            index_keys,
+            [commit.code, str(commit.version), *index_args, ttl],
+            retry=True,
         )
-        connection = self._commits
-        if connection is None or not connection.usable:
-            async with asyncio.timeout(_COMMAND_SECONDS):
-                connection = await self._new_commit_connection()
-        # Bounded by the connection itself: a reply later than ``_COMMAND_SECONDS`` fails
-        # with ``TimeoutError`` whatever else waits on the connection, and closes it.
-        written = await connection.call("EVALSHA", self._commit_sha, *keys_and_args)
-        if isinstance(written, hiredis.ReplyError) and str(written).startswith("NOSCRIPT"):
-            # Redis restarted since: send the script itself.
-            written = await connection.call("EVAL", _COMMIT, *keys_and_args)
-        return bool(checked(written))
+        return True
+
+    async def _commit_room(
+        self, commit: Commit, script: Script, keys: list[str], args: list[str]
+    ) -> bool:
+        """Run the commit script; when its answer is lost, read the room back to learn whether
+        it was written (never guessed), and send it again if it was not."""
+        room_key = keys[0]
+        commands: list[tuple[str | int, ...]] = [("EVALSHA", script.sha, len(keys), *keys, *args)]
+        replicas, wait_ms = self._wait
+        if replicas:
+            commands.append(("WAIT", replicas, wait_ms))
+        deadline = time.monotonic() + _COMMAND_SECONDS
+        while True:
+            try:
+                replies = await self._send_commit(room_key, script, keys, args, commands)
+            except (RedisConnectionError, OSError):
+                if time.monotonic() >= deadline:
+                    raise
+                stored = await self._nodes.call(
+                    room_key, "HMGET", room_key, "v", "data", retry=True
+                )
+                version, data = (None, None) if stored is None else stored
+                if version == str(commit.version) and data == commit.data:
+                    return True
+                if (version or "0") == str(commit.version - 1):
+                    continue  # not written: send it again
+                return False
+            written = bool(replies[0])
+            if written and replicas and int(replies[-1]) < replicas:
+                self._unreplicated(int(replies[-1]))
+            return written
+
+    async def _send_commit(
+        self,
+        room_key: str,
+        script: Script,
+        keys: list[str],
+        args: list[str],
+        commands: list[tuple[str | int, ...]],
+    ) -> list[Any]:
+        try:
+            return await self._nodes.calls(room_key, commands, retry=False)
+        except ResponseError as error:
+            if not str(error).startswith("NOSCRIPT"):
+                raise
+        first: tuple[str | int, ...] = ("EVAL", script.text, len(keys), *keys, *args)
+        return await self._nodes.calls(room_key, [first, *commands[1:]], retry=False)
+
+    def _unreplicated(self, replicas: int) -> None:
+        self.unreplicated += 1
+        now = time.monotonic()
+        if now - self._unreplicated_logged >= _UNREPLICATED_LOG_SECONDS:
+            self._unreplicated_logged = now
+            logger.warning(
+                "commits not yet on a replica (%s of %s); a failover now could lose them "
+                "(%s such commits so far)",
+                replicas,
+                self._wait[0],
+                self.unreplicated,
+            )
+
+    async def settle_wake(self, code: str, version: int, wake_at: float | None) -> None:
+        keys = self._index_keys(code)
+        await self._nodes.eval(
+            _SETTLE_WAKE,
+            [keys[0], keys[4]],
+            [code, str(version), "" if wake_at is None else repr(wake_at)],
+            retry=True,
+        )
+
+    # Room messages
 
     async def publish(self, code: str, message: str) -> None:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            await self._redis.publish(self.channel, f"message\n{code}\n{message}")
+        channel = self.channel_of(code)
+        await self._nodes.call(
+            channel, self._publish, channel, f"message\n{code}\n{message}", retry=False
+        )
 
     async def chat(self, code: str, message: str, *, keep: int) -> bool:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            kept = await self._chat(
-                keys=[self._room_key(code), self._chat_key(code)],
-                args=[message, keep, self.channel, f"message\n{code}\n{message}"],
-            )
+        kept = await self._nodes.eval(
+            _CHAT,
+            [self._room_key(code), self._chat_key(code)],
+            [message, keep, self._publish, self.channel_of(code), f"message\n{code}\n{message}"],
+            retry=False,
+        )
         return bool(kept)
 
     async def chat_lines(self, code: str) -> list[str]:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            lines = await self._redis.lrange(self._chat_key(code), 0, -1)
+        key = self._chat_key(code)
+        lines = await self._nodes.call(key, "LRANGE", key, 0, -1, retry=True)
         return [str(line) for line in lines]
 
+    async def watch(self, code: str) -> None:
+        await self._channels.watch(code)
+
+    def unwatch(self, code: str) -> None:
+        self._channels.unwatch(code)
+
     async def events(self) -> AsyncIterator[StoreEvent]:
-        failures = 0
         while True:
-            subscription: RespConnection | None = None
-            try:
-                async with asyncio.timeout(_COMMAND_SECONDS):
-                    subscription = await connect(self._url, name=self._name)
-                    # Once Redis confirms, nothing published is missed.
-                    checked(await subscription.call("SUBSCRIBE", self.channel, self._own_channel))
-                if failures:
-                    logger.info("room events: subscribed again")
-                    yield StoreEvent("resync")
-                failures = 0
-                while True:
-                    kind_of_push, _, text = await subscription.next_push()
-                    if kind_of_push != "message":
-                        continue
-                    kind, code, data = str(text).split("\n", 2)
-                    if kind == "commit":
-                        # Not a number: a process of an older release published the room
-                        # itself; version 0 has the room read from the store.
-                        version = int(data) if data.isascii() and data.isdigit() else 0
-                        yield StoreEvent("commit", code, version=version)
-                    else:
-                        yield StoreEvent("message", code, data)
-            except (RedisError, OSError) as error:
-                delay = _RESUBSCRIBE_DELAYS[min(failures, len(_RESUBSCRIBE_DELAYS) - 1)]
-                failures += 1
-                logger.warning("room events: subscription lost (%s); retrying in %ss", error, delay)
-                await asyncio.sleep(delay)
-            finally:
-                if subscription is not None:
-                    subscription.close()
+            yield await self._events.get()
 
-    async def due(self, now: float) -> list[str]:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            codes = await self._redis.zrangebyscore(self._wake_key, "-inf", now)
-        return [str(code) for code in codes]
+    # Indexes
 
-    async def next_wake(self) -> float | None:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            first = await self._redis.zrange(self._wake_key, 0, 0, withscores=True)
-        return float(first[0][1]) if first else None
+    async def due(self, now: float) -> tuple[list[str], float | None]:
+        replies = await asyncio.gather(
+            *(
+                self._nodes.calls(
+                    f"{self._bucket(number)}:wake",
+                    [
+                        ("ZRANGEBYSCORE", f"{self._bucket(number)}:wake", "-inf", repr(now)),
+                        ("ZRANGE", f"{self._bucket(number)}:wake", 0, 0, "WITHSCORES"),
+                    ],
+                    retry=True,
+                )
+                for number in range(BUCKETS)
+            )
+        )
+        codes = [str(code) for due, _ in replies for code in due]
+        firsts = [float(first[1]) for _, first in replies if first]
+        return codes, min(firsts, default=None)
 
     async def forget(self, code: str) -> None:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            if not await self._redis.exists(self._room_key(code)):
-                await self._redis.zrem(self._wake_key, code)
-                await self._redis.zrem(self._listed_key, code)
-                await self._redis.hdel(self._listings_key, code)
-                await self._redis.zrem(self._waiting_key, code)
+        room_key = self._room_key(code)
+        if not await self._nodes.call(room_key, "EXISTS", room_key, retry=True):
+            await self._nodes.eval(_FORGET, self._index_keys(code), [code], retry=True)
 
     async def listed_rooms(self, *, offset: int, limit: int) -> tuple[list[str], int]:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            reply = await self._listed(
-                keys=[self._listed_key, self._listings_key], args=[time.time(), offset, limit]
+        now = repr(time.time())
+        replies = await asyncio.gather(
+            *(
+                self._nodes.eval(
+                    _LISTED,
+                    [f"{self._bucket(n)}:public_rooms", f"{self._bucket(n)}:public_listings"],
+                    [now, offset + limit],
+                    retry=True,
+                )
+                for n in range(BUCKETS)
             )
-        total, *page = reply
-        return [str(listing) for listing in page if listing is not None], int(total)
+        )
+        total = 0
+        entries: list[tuple[float, str, str]] = []
+        for total_here, *rest in replies:
+            total += int(total_here)
+            for index in range(0, len(rest), 3):
+                code, score, listing = rest[index : index + 3]
+                if listing:
+                    entries.append((-float(score), str(code), str(listing)))
+        entries.sort()
+        return [listing for _, _, listing in entries[offset : offset + limit]], total
 
     async def waiting_rooms(self) -> int:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            return int(await self._waiting(keys=[self._waiting_key], args=[time.time()]))
+        now = repr(time.time())
+        counts = await asyncio.gather(
+            *(
+                self._nodes.eval(_WAITING, [f"{self._bucket(n)}:waiting"], [now], retry=True)
+                for n in range(BUCKETS)
+            )
+        )
+        return sum(int(count) for count in counts)
+
+    # Claims and counters (one key each, in any slot)
 
     async def claim(self, key: str, seconds: float) -> bool:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            claimed = await self._redis.set(
-                f"{self._prefix}claim:{key}", "1", nx=True, px=max(1, int(seconds * 1000))
-            )
+        name = f"{self._prefix}claim:{key}"
+        token = uuid.uuid4().hex
+        claimed = await self._nodes.eval(
+            _CLAIM, [name], [token, max(1, int(seconds * 1000))], retry=True
+        )
         return bool(claimed)
 
     async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
-        async with asyncio.timeout(_COMMAND_SECONDS):
-            count = await self._hit(keys=[f"{self._prefix}hits:{key}"], args=[window_seconds])
+        name = f"{self._prefix}hits:{key}"
+        count = await self._nodes.eval(_HIT, [name], [window_seconds], retry=False)
         return int(count) <= limit

@@ -96,6 +96,14 @@ class RespConnection(asyncio.Protocol):
         self._transport.write(hiredis.pack_command(args))  # type: ignore[arg-type]
         return future
 
+    def send(self, *args: str | int) -> None:
+        """Send one command whose reply comes as a push (``next_push``): a subscription's
+        commands, which Redis answers in the same stream as the messages."""
+        if self._lost is not None:
+            raise self._lost
+        assert self._transport is not None
+        self._transport.write(hiredis.pack_command(args))  # type: ignore[arg-type]
+
     def _check_replies(self) -> None:
         """The watch: fail everything if the oldest reply is late, else look again when it
         would be."""
@@ -149,16 +157,23 @@ def checked(reply: Any) -> Any:
     return reply
 
 
-async def connect(url: str, *, name: str, reply_seconds: float | None = None) -> RespConnection:
+async def connect(
+    url: str,
+    *,
+    name: str,
+    reply_seconds: float | None = None,
+    address: tuple[str, int] | None = None,
+) -> RespConnection:
     """A connection to the Redis at ``url`` (``redis://``, ``rediss://``, ``unix://``, as
     redis-py reads them), authenticated, on the URL's database and named ``name``; its
-    commands' replies bounded by ``reply_seconds``, if given."""
+    commands' replies bounded by ``reply_seconds``, if given. ``address``: another node of the
+    same deployment (a cluster's), reached with the URL's credentials and TLS settings."""
     options: dict[str, Any] = dict(parse_url(url))
     loop = asyncio.get_running_loop()
     kind = options.pop("connection_class", None)
     connection: RespConnection
     async with asyncio.timeout(CONNECT_SECONDS):
-        if "path" in options:
+        if "path" in options and address is None:
             _, connection = await loop.create_unix_connection(
                 lambda: RespConnection(reply_seconds), options["path"]
             )
@@ -167,7 +182,7 @@ async def connect(url: str, *, name: str, reply_seconds: float | None = None) ->
             if kind is SSLConnection:
                 settings = {k: v for k, v in options.items() if k.startswith("ssl_")}
                 tls = SSLConnection(**settings).ssl_context.get()
-            host, port = options.get("host", "localhost"), options.get("port", 6379)
+            host, port = address or (options.get("host", "localhost"), options.get("port", 6379))
             _, connection = await loop.create_connection(
                 lambda: RespConnection(reply_seconds), host, port, ssl=tls
             )

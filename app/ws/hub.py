@@ -1,4 +1,5 @@
-"""This process's one subscription, fanned out to its connections through bounded queues."""
+"""This process's subscription to the rooms it serves, fanned out to its connections through
+bounded queues."""
 
 from __future__ import annotations
 
@@ -66,8 +67,17 @@ class Hub:
         service.on_commit(self._committed)
         service.on_missed_commit(lambda code: self._announced(code, 0))
 
-    def add(self, code: str, listener: Listener) -> None:
-        self._rooms.setdefault(code, set()).add(listener)
+    async def add(self, code: str, listener: Listener) -> None:
+        """Take a connection to the room; the room's first here subscribes this process to
+        its channel. Once this returns, every later commit reaches the connection: read the
+        room after it, not before. On a store error the connection is not taken."""
+        listeners = self._rooms.setdefault(code, set())
+        listeners.add(listener)
+        try:
+            await self._service.store.watch(code)
+        except BaseException:
+            self.remove(code, listener)
+            raise
 
     def remove(self, code: str, listener: Listener) -> None:
         listeners = self._rooms.get(code)
@@ -76,6 +86,7 @@ class Hub:
             if not listeners:
                 del self._rooms[code]
                 self._fanned.pop(code, None)
+                self._service.store.unwatch(code)
 
     @property
     def room_count(self) -> int:
@@ -102,7 +113,9 @@ class Hub:
                     await self._resync()
 
     async def _listen(self) -> None:
+        heard = self._service.metrics.room_events_by
         async for event in self._service.store.events():
+            heard[event.kind].inc()
             try:
                 if event.kind == "commit":
                     self._on_commit()
@@ -114,6 +127,9 @@ class Hub:
                         raise ValueError("a room message is a JSON object")
                     for listener in list(self._rooms.get(event.code, ())):
                         listener.deliver(event.data)
+                elif event.code:
+                    self._on_commit()
+                    self._announced(event.code, 0)
                 else:
                     await self._resync()
             except (ValidationError, ValueError):

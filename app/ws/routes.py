@@ -158,8 +158,8 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         metrics=runtime.metrics,
     )
     code = room.code
-    hub.add(code, connection)
     seat = None if token_hash is None else room.seat_of(token_hash)
+    await hub.add(code, connection)
     logger.info("connected", extra={"room": code, "seat": seat})
     try:
         if token_hash is not None:

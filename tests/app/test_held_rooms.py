@@ -128,7 +128,7 @@ async def test_a_commit_reaches_this_processs_connections_once_before_its_echo()
     first, _, code, tokens = await _two_processes_one_game()
     hub = Hub(first, on_commit=lambda: None)
     listener = Recorded()
-    hub.add(code, listener)
+    await hub.add(code, listener)
     room = await first.load(code)
     assert room is not None
     seat, action = _move(room)

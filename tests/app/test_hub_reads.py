@@ -110,7 +110,7 @@ async def _hub(service: RoomService, code: str) -> AsyncIterator[Recorded]:
     """A running hub of ``service`` with one connection to the room: what it is sent."""
     hub = Hub(service, on_commit=lambda: None)
     listener = Recorded()
-    hub.add(code, listener)
+    await hub.add(code, listener)
     task = asyncio.create_task(hub.run())
     try:
         yield listener

@@ -66,12 +66,13 @@ async def test_a_commit_is_a_compare_and_set_on_the_version(store: RoomStore) ->
 
 @pytest.fixture
 async def listener(store: RoomStore, request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
-    """Whose subscription hears ``store``'s commits: another process's store on Redis (a
-    store's own subscription may not be told of its own commits), ``store`` itself in memory."""
+    """Whose subscription hears ``store``'s commits: another process's store on Redis,
+    ``store`` itself in memory."""
     if not isinstance(store, RedisRoomStore):
         yield store
         return
     other = RedisRoomStore(REDIS_URL, prefix=request.getfixturevalue("redis_prefix"))
+    await other.start()
     yield other
     await other.close()
 
@@ -80,39 +81,37 @@ async def test_commits_and_messages_reach_the_subscription_in_order(
     store: RoomStore, listener: RoomStore
 ) -> None:
     events = listener.events()
-    first = asyncio.ensure_future(next_event(events))
-    await asyncio.sleep(0)  # let the subscription start listening
-    if isinstance(listener, RedisRoomStore):
-        await _until_subscribed(listener)
+    await listener.watch("ROOM0001")
     await store.commit(commit(1, '{"v":1}'))
     await store.publish("ROOM0001", '{"type":"chat"}')
-    assert await first == StoreEvent("commit", "ROOM0001", version=1)
+    assert await next_event(events) == StoreEvent("commit", "ROOM0001", version=1)
     assert await next_event(events) == StoreEvent("message", "ROOM0001", '{"type":"chat"}')
     await events.aclose()  # type: ignore[attr-defined]
 
 
 @pytest.mark.redis
-async def test_redis_announces_a_commit_only_when_another_process_listens(
-    redis_prefix: str,
-) -> None:
-    """Its own subscription alone does not hear a process's commits (it has them already);
-    as soon as another process subscribes, both hear every commit."""
+async def test_redis_a_process_hears_only_the_rooms_it_watches(redis_prefix: str) -> None:
+    """Each room has its own channel: a process subscribes to it while it serves the room,
+    and hears nothing of the others (it would pay to read each announcement)."""
     one = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
     other = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
-    heard = one.events()
+    heard = other.events()
     try:
-        first = asyncio.ensure_future(next_event(heard))
-        await _until_subscribed(one)
-        assert await one.commit(commit(1))  # nobody else listens: not announced
-        await one.publish("ROOM0001", "after the first commit")
-        assert await first == StoreEvent("message", "ROOM0001", "after the first commit")
-        also = other.events()
-        second = asyncio.ensure_future(next_event(also))
-        await _until_subscribed(one, subscribers=2)
-        assert await one.commit(commit(2))
-        assert await second == StoreEvent("commit", "ROOM0001", version=2)
-        assert await next_event(heard) == StoreEvent("commit", "ROOM0001", version=2)
-        await also.aclose()  # type: ignore[attr-defined]
+        await one.start()
+        await other.start()
+        await other.watch("ROOM0002")
+        assert await one.commit(commit(1, code="ROOM0001"))  # not watched: not heard
+        assert await one.commit(commit(1, code="ROOM0002"))
+        assert await next_event(heard) == StoreEvent("commit", "ROOM0002", version=1)
+        other.unwatch("ROOM0002")
+        await other.watch("ROOM0003")
+        assert await one.commit(commit(2, code="ROOM0002"))  # no longer watched
+        await one.publish("ROOM0001", "not watched either")
+        await one.publish("ROOM0003", "watched")
+        assert await next_event(heard) == StoreEvent("message", "ROOM0003", "watched")
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            channels = await client.pubsub_channels(f"{redis_prefix}*")
+        assert channels == [other.channel_of("ROOM0003").encode()]
     finally:
         await heard.aclose()  # type: ignore[attr-defined]
         await one.close()
@@ -136,26 +135,26 @@ async def test_commits_in_flight_at_once_are_each_answered_for_their_own_room(
     assert [await store.load(c) for c in codes[1:]] == ['{"v":2}'] * len(others)
 
 
-async def _until_subscribed(store: RedisRoomStore, subscribers: int = 1) -> None:
-    """Redis drops what is published before a subscriber exists; wait for ours to exist."""
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        for _ in range(500):
-            counts = await client.pubsub_numsub(store.channel)
-            if counts and counts[0][1] >= subscribers:
-                return
-            await asyncio.sleep(0.01)
-    raise AssertionError("never subscribed")
-
-
 async def test_wake_times_index_rooms_that_need_a_look(store: RoomStore) -> None:
     await store.commit(commit(1, code="AAAAAAAA", wake_at=100.0))
     await store.commit(commit(1, code="BBBBBBBB", wake_at=200.0))
     await store.commit(commit(1, code="CCCCCCCC"))
-    assert sorted(await store.due(150.0)) == ["AAAAAAAA"]
-    assert await store.next_wake() == 100.0
+    assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
     await store.commit(commit(2, code="AAAAAAAA"))
-    assert await store.due(150.0) == []
-    assert await store.next_wake() == 200.0
+    assert await store.due(150.0) == ([], 200.0)
+
+
+async def test_a_wake_time_is_settled_unless_a_newer_version_indexed_its_own(
+    store: RoomStore,
+) -> None:
+    await store.commit(commit(1, code="AAAAAAAA", wake_at=100.0))
+    await store.settle_wake("AAAAAAAA", 1, 300.0)
+    assert await store.due(150.0) == ([], 300.0)
+    await store.commit(commit(2, code="AAAAAAAA", wake_at=120.0))
+    await store.settle_wake("AAAAAAAA", 1, None)  # a look at version 1, late
+    assert await store.due(150.0) == (["AAAAAAAA"], 120.0)
+    await store.settle_wake("AAAAAAAA", 2, None)
+    assert await store.due(150.0) == ([], None)
 
 
 async def test_listed_rooms_follow_each_commit(store: RoomStore) -> None:
@@ -205,8 +204,8 @@ async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
     await store.commit(commit(1, code="AAAAAAAA", ttl=60))
     await store.commit(commit(1, code="BBBBBBBB", ttl=None))
     async with redis.asyncio.from_url(REDIS_URL) as client:
-        assert 0 < await client.ttl(f"{redis_prefix}room:AAAAAAAA") <= 60
-        assert await client.ttl(f"{redis_prefix}room:BBBBBBBB") == -1
+        assert 0 < await client.ttl(f"{redis_prefix}{{AAAAAAAA}}:room") <= 60
+        assert await client.ttl(f"{redis_prefix}{{BBBBBBBB}}:room") == -1
     await store.close()
 
 
