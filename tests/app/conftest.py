@@ -11,7 +11,9 @@ import pytest
 import redis
 
 from app.settings import Settings
+from tests.app.redis_target import RedisTarget
 from tests.conftest import need_service
+from tests.redis_cluster import RedisCluster
 
 REDIS_URL = os.environ.get("CASH_STASH_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -67,3 +69,13 @@ def make_settings(request: pytest.FixtureRequest) -> MakeSettings:
         return base_settings(redis_url=REDIS_URL, redis_prefix=prefix, **overrides)
 
     return with_redis
+
+
+@pytest.fixture(params=["redis", "cluster"])
+def redis_target(request: pytest.FixtureRequest) -> RedisTarget:
+    """The test's rooms on the test Redis, then (second run) on the local Redis Cluster."""
+    if request.param == "redis":
+        return RedisTarget(REDIS_URL, request.getfixturevalue("redis_prefix"))
+    cluster: RedisCluster = request.getfixturevalue("redis_cluster")
+    prefix: str = request.getfixturevalue("cluster_prefix")
+    return RedisTarget(cluster.url, prefix, cluster)

@@ -10,8 +10,10 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.db.migrate import upgrade
 from tests.app.conftest import REDIS_URL
 from tests.app.live import WAIT, Endpoint, free_port
+from tests.app.redis_target import RedisTarget
 
 
 @dataclass
@@ -39,12 +41,13 @@ class ServerProcess:
             self.process.wait(WAIT)
 
 
-def server_env(redis_prefix: str, database: Path, **settings: str) -> dict[str, str]:
-    """The environment of a server on the test Redis; ``settings`` as ``CASH_STASH_*`` values."""
+def server_env(redis: str | RedisTarget, database: Path, **settings: str) -> dict[str, str]:
+    """The environment of a server on ``redis`` (a key prefix on the test Redis, or a target);
+    ``settings`` as ``CASH_STASH_*`` values."""
+    target = redis if isinstance(redis, RedisTarget) else RedisTarget(REDIS_URL, redis)
     return {
         **os.environ,
-        "CASH_STASH_REDIS_URL": REDIS_URL,
-        "CASH_STASH_REDIS_PREFIX": redis_prefix,
+        **target.env(),
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_JOIN_LIMIT": "1000",
@@ -52,6 +55,12 @@ def server_env(redis_prefix: str, database: Path, **settings: str) -> dict[str, 
         "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         **{f"CASH_STASH_{name.upper()}": value for name, value in settings.items()},
     }
+
+
+def migrated_database(path: Path) -> Path:
+    """A SQLite file with the schema in place, for servers that record finished games."""
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
 
 
 def start_servers(env: dict[str, str], count: int) -> list[ServerProcess]:

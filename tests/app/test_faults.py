@@ -1,4 +1,5 @@
-"""A server process that stops, gently (SIGTERM) or not (kill -9), in the middle of a game."""
+"""A server process that stops, gently (SIGTERM) or not (kill -9), in the middle of a game;
+on one Redis node and on a Redis Cluster (``redis_target``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.app.live import Client, bearer, connect_client, create_room, play_out
 from tests.app.processes import ServerProcess, server_env, start_servers
+from tests.app.redis_target import RedisTarget
 
 pytestmark = pytest.mark.redis
 
@@ -23,8 +25,8 @@ EXIT_SECONDS = 10.0
 
 
 @pytest.fixture
-def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    servers = start_servers(server_env(redis_prefix, tmp_path / "games.db"), 2)
+def two_servers(redis_target: RedisTarget, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    servers = start_servers(server_env(redis_target, tmp_path / "games.db"), 2)
     try:
         yield servers
     finally:

@@ -13,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.app.conftest import base_settings
 from tests.app.live import bearer, connect_client, create_room, live_server, play_out
 from tests.app.processes import server_env, start_servers
+from tests.app.redis_target import RedisTarget
 
 
 async def test_metrics_count_connections_rooms_actions_and_ai_time() -> None:
@@ -43,9 +44,9 @@ async def test_metrics_count_connections_rooms_actions_and_ai_time() -> None:
 
 @pytest.mark.redis
 async def test_a_whole_game_logs_room_and_seat_but_never_a_token(
-    redis_prefix: str, tmp_path: Path
+    redis_target: RedisTarget, tmp_path: Path
 ) -> None:
-    env = server_env(redis_prefix, tmp_path / "games.db", log_level="debug")
+    env = server_env(redis_target, tmp_path / "games.db", log_level="debug")
     (server,) = start_servers(env, 1)
     try:
         async with server.endpoint.http() as http:

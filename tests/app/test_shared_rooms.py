@@ -1,4 +1,6 @@
-"""Rooms in Redis outlive a process: two servers share a room, and a restart loses nothing."""
+"""Rooms in Redis outlive a process: two servers share a room, and a restart loses nothing.
+
+Each test runs on one Redis node and again on a Redis Cluster (``redis_target``)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from app.rooms.ai import AiRunner
 from app.rooms.model import Room
 from app.rooms.service import RoomService
-from app.store.redis import RedisRoomStore
-from tests.app.conftest import REDIS_URL, base_settings
+from tests.app.conftest import base_settings
 from tests.app.live import (
+    Endpoint,
     ListRecorder,
     bearer,
     connect_client,
@@ -23,13 +26,36 @@ from tests.app.live import (
     live_server,
     play_out,
 )
-from tests.app.processes import ServerProcess, server_env, start_servers
+from tests.app.processes import (
+    ServerProcess,
+    migrated_database,
+    server_env,
+    start_servers,
+)
+from tests.app.redis_target import RedisTarget
 
 pytestmark = pytest.mark.redis
 
+METRICS_TOKEN = "scrape"
 
-async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix: str) -> None:
-    settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
+
+async def _counted(server: Endpoint, name: str, **labels: str) -> float:
+    """The value of one sample in a server process's ``/metrics`` (0 when it has none)."""
+    async with server.http() as http:
+        response = await http.get("/metrics", headers=bearer(METRICS_TOKEN))
+    assert response.status_code == 200
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+        if sample.name == name and sample.labels == labels
+    )
+
+
+async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(
+    redis_target: RedisTarget,
+) -> None:
+    settings = base_settings(**redis_target.settings)
     async with live_server(settings) as first, first.http() as http:
         code, host = await create_room(http, seats=2, turn_seconds=30)
         guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
@@ -40,7 +66,7 @@ async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix:
         await ann.close()
 
     # While no server runs, the clock of the seat to act runs out.
-    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    store = redis_target.store()
     offline = RoomService(store=store, settings=settings, recorder=ListRecorder(), ai=AiRunner(0))
 
     def run_out(room: Room) -> Room:
@@ -70,9 +96,11 @@ async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(redis_prefix:
 
 
 @pytest.fixture
-def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Two ``cash-stash serve`` processes on one Redis."""
-    servers = start_servers(server_env(redis_prefix, tmp_path / "games.db"), 2)
+def two_servers(redis_target: RedisTarget, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Two ``cash-stash serve`` processes on one Redis, each counting in ``/metrics``."""
+    database = migrated_database(tmp_path / "games.db")
+    env = server_env(redis_target, database, metrics_token=METRICS_TOKEN)
+    servers = start_servers(env, 2)
     try:
         yield servers
     finally:
@@ -80,7 +108,7 @@ def two_servers(redis_prefix: str, tmp_path: Path) -> Iterator[list[ServerProces
             server.stop()
 
 
-async def test_two_processes_on_one_redis_play_one_room_together(
+async def test_two_processes_play_one_room_together_and_decide_each_ai_turn_once(
     two_servers: list[ServerProcess],
 ) -> None:
     one, other = (server.endpoint for server in two_servers)
@@ -107,14 +135,26 @@ async def test_two_processes_on_one_redis_play_one_room_together(
         ]
         assert summaries[0] == summaries[1]
         assert summaries[0]["status"] == "finished"
+        # The room tells its connections once the finished game is in the database.
+        await watcher.room_until(lambda room: room["game"]["recorded"])
         for client in (ann, bob, watcher):
             await client.close()
+        game = (await http_other.get(f"/api/games/{summaries[0]['game']['id']}")).json()
+    # Each AI turn was claimed by one process and decided once: the two processes together
+    # asked the AI exactly as often as the bot moved in the recorded game.
+    bot_moves = sum(1 for step in game["replay"] if (step["action"] or {}).get("seat") == 2)
+    assert bot_moves > 0
+    decided = [
+        await _counted(server, "cash_stash_ai_decision_seconds_count", level="easy")
+        for server in (one, other)
+    ]
+    assert sum(decided) == bot_moves, decided
     logged = "".join(server.logged for server in two_servers)
     assert host not in logged and bob_token not in logged, "a seat token was logged"
 
 
-async def test_two_processes_apply_a_timeout_exactly_once(redis_prefix: str) -> None:
-    settings = base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix)
+async def test_two_processes_apply_a_timeout_exactly_once(redis_target: RedisTarget) -> None:
+    settings = base_settings(**redis_target.settings)
     async with live_server(settings) as one, live_server(settings) as other, one.http() as http:
         code, host = await create_room(http, seats=2, turn_seconds=60, spectators=True)
         guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
