@@ -391,26 +391,38 @@ class RedisCluster:
         self.wait_until_ok(replicas_linked=True, also=not_yet_a_replica)
 
     def heal(self) -> None:
-        """Restart every killed node and finish any half-done slot move, so that the next test
-        starts on three primaries with a replica each."""
+        """Restart every killed node and finish any slot move left half done, so that the next
+        test starts on three primaries with a replica each and every key where its slot is."""
         for node in self.nodes:
             if not node.running:
                 self.restart(node.port)
-        for entry in self.view():
-            if entry.is_primary:
-                self._clear_slot_marks(entry.port)
+        ports = {entry.node_id: entry.port for entry in self.view()}
+        for port in self.primaries():
+            for slot, migrating, other in self._slot_marks(port):
+                if migrating:
+                    target = ports[other]
+                    SlotMove(self, slot, port, target, self.node_id(port), other).finish()
+        for port in self.primaries():
+            for slot, _, _ in self._slot_marks(port):
+                # Importing from a source that never started migrating: nothing arrived.
+                with self.node(port).client() as client:
+                    client.execute_command("CLUSTER", "SETSLOT", slot, "STABLE")
         self.wait_until_ok(replicas_linked=True)
 
-    def _clear_slot_marks(self, port: Port) -> None:
-        """Drop importing/migrating marks a test left behind (its keys stay where they are)."""
+    def _slot_marks(self, port: Port) -> list[tuple[int, bool, NodeId]]:
+        """The slots a primary is migrating (True) to, or importing (False) from, another node:
+        ``[slot->-id]`` and ``[slot-<-id]`` on its own line of ``CLUSTER NODES``."""
         with self.node(port).client() as client:
-            for line in client.execute_command("CLUSTER", "NODES").splitlines():
-                if "myself" not in line.split()[2]:
-                    continue
-                for mark in line.split()[8:]:
-                    if mark.startswith("["):
-                        slot = int(mark[1:].split("-", 1)[0])
-                        client.execute_command("CLUSTER", "SETSLOT", slot, "STABLE")
+            lines = client.execute_command("CLUSTER", "NODES").splitlines()
+        own = next(line.split() for line in lines if "myself" in line.split()[2])
+        marks = []
+        for mark in own[8:]:
+            if not mark.startswith("["):
+                continue
+            migrating = "->-" in mark
+            slot, other = mark.strip("[]").split("->-" if migrating else "-<-")
+            marks.append((int(slot), migrating, other))
+        return marks
 
     def begin_slot_move(self, slot: int, target: Port) -> SlotMove:
         """Start moving ``slot`` from its primary to the primary ``target``: the target imports,

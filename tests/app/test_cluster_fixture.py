@@ -101,3 +101,24 @@ def test_a_chosen_slot_moves_to_another_primary_with_its_keys(
         pytest.raises(MovedError, match=f" 127.0.0.1:{target}$"),
     ):
         old_owner.hget(keys[0], "version")
+
+
+def test_healing_finishes_a_slot_move_a_test_left_half_done(
+    redis_cluster: RedisCluster, cluster_prefix: str
+) -> None:
+    keys = [f"{cluster_prefix}{{HEAL}}:room", f"{cluster_prefix}{{HEAL}}:chat"]
+    slot = redis_cluster.keyslot(keys[0])
+    target = next(
+        port for port in redis_cluster.primaries() if port != redis_cluster.primary_of_slot(slot)
+    )
+    with _client(redis_cluster) as client:
+        client.hset(keys[0], "version", 5)
+        client.rpush(keys[1], "hi")
+        move = redis_cluster.begin_slot_move(slot, target)
+        move.migrate(limit=1)
+
+        redis_cluster.heal()
+
+        assert redis_cluster.primary_of_slot(slot) == target
+        assert client.hget(keys[0], "version") == "5"
+        assert client.lrange(keys[1], 0, -1) == ["hi"]
