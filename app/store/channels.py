@@ -100,6 +100,7 @@ class RoomChannels:
         deadline = time.monotonic() + self._deadline_seconds
         attempt = 0
         while True:
+            subscriber: _Subscriber | None = None
             try:
                 subscriber = self._where.get(code)
                 if subscriber is None or not subscriber.alive:
@@ -119,7 +120,7 @@ class RoomChannels:
                     await asyncio.shield(waiting)
                 return
             except (RedisError, OSError) as error:
-                if self._where.get(code) is subscriber:
+                if subscriber is not None and self._where.get(code) is subscriber:
                     del self._where[code]
                 if time.monotonic() >= deadline or code not in self._wanted:
                     raise

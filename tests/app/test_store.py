@@ -14,16 +14,31 @@ from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
 from tests.app.conftest import REDIS_URL, base_settings
 from tests.app.live import Client, bearer, connect_client, create_room, live_server
+from tests.redis_cluster import RedisCluster
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def _redis_store(request: pytest.FixtureRequest, kind: str) -> RedisRoomStore:
+    """A store on the test Redis or on the session's cluster, with the test's own prefix."""
+    if kind == "cluster":
+        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
+        prefix: str = request.getfixturevalue("cluster_prefix")
+        return RedisRoomStore(cluster.url, prefix=prefix, cluster=True)
+    return RedisRoomStore(REDIS_URL, prefix=request.getfixturevalue("redis_prefix"))
+
+
+@pytest.fixture(
+    params=[
+        "memory",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("cluster", marks=pytest.mark.redis),
+    ]
+)
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
     room_store: RoomStore
     if request.param == "memory":
         room_store = MemoryRoomStore()
     else:
-        prefix: str = request.getfixturevalue("redis_prefix")
-        room_store = RedisRoomStore(REDIS_URL, prefix=prefix)
+        room_store = _redis_store(request, request.param)
     await room_store.start()
     yield room_store
     await room_store.close()
@@ -71,7 +86,7 @@ async def listener(store: RoomStore, request: pytest.FixtureRequest) -> AsyncIte
     if not isinstance(store, RedisRoomStore):
         yield store
         return
-    other = RedisRoomStore(REDIS_URL, prefix=request.getfixturevalue("redis_prefix"))
+    other = _redis_store(request, "cluster" if store.cluster else "redis")
     await other.start()
     yield other
     await other.close()
