@@ -400,3 +400,46 @@ async def test_a_connection_answered_in_time_outlives_many_reply_bounds() -> Non
         assert not connection.usable
     finally:
         connection.close()
+
+
+async def test_a_subscription_to_a_node_gone_silent_is_made_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A node that keeps the connection but stops answering (a network partition) is noticed
+    by a PING it does not answer: the room is subscribed to again, and re-read."""
+    import hiredis
+
+    import app.store.channels as channels
+
+    monkeypatch.setattr(channels, "_QUIET_SECONDS", 0.2)
+    opened: list[asyncio.StreamWriter] = []
+
+    async def partitioned(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        opened.append(writer)
+        commands = hiredis.Reader()
+        while data := await reader.read(65536):
+            commands.feed(data)
+            while (command := commands.gets()) is not False:
+                if command[0] == b"SUBSCRIBE":
+                    channel = command[1]
+                    writer.write(
+                        b"*3\r\n$9\r\nsubscribe\r\n$%d\r\n%s\r\n:1\r\n" % (len(channel), channel)
+                    )
+                elif command[0] != b"PING":  # the handshake is answered, a PING never
+                    writer.write(b"+OK\r\n")
+
+    server = await asyncio.start_server(partitioned, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    store = RedisRoomStore(f"redis://127.0.0.1:{port}/0", prefix="partitioned:")
+    events = store.events()
+    try:
+        await store.watch("ROOM0001")
+        assert len(opened) == 1
+        assert await next_event(events) == StoreEvent("resync", "ROOM0001")
+        assert len(opened) == 2, "subscribed again on a new connection"
+    finally:
+        await events.aclose()  # type: ignore[attr-defined]
+        await store.close()
+        server.close()
+        for writer in opened:
+            writer.close()
