@@ -443,3 +443,40 @@ async def test_a_subscription_to_a_node_gone_silent_is_made_again(
         server.close()
         for writer in opened:
             writer.close()
+
+
+@pytest.mark.redis
+async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
+    redis_prefix: str,
+) -> None:
+    """``cash-stash migrate`` moves live rooms from the keys of the release before one channel
+    per room (``room:<code>``, one wake set…) so that games in play carry over an upgrade."""
+    p = redis_prefix
+    async with redis.asyncio.from_url(REDIS_URL) as client:
+        await client.hset(f"{p}room:AAAAAAAA", mapping={"v": 7, "data": '{"a":7}'})
+        await client.expire(f"{p}room:AAAAAAAA", 600)
+        await client.rpush(f"{p}chat:AAAAAAAA", '{"text":"hi"}')
+        await client.zadd(f"{p}wake", {"AAAAAAAA": 100.0})
+        await client.hset(f"{p}room:BBBBBBBB", mapping={"v": 2, "data": '{"b":2}'})
+        await client.zadd(f"{p}public_rooms", {"BBBBBBBB": 5000.0})
+        await client.hset(f"{p}public_listings", "BBBBBBBB", '"b"')
+        await client.zadd(f"{p}waiting", {"BBBBBBBB": time.time() + 600})
+    store = RedisRoomStore(REDIS_URL, prefix=p)
+    try:
+        await store.start()
+        assert await store.adopt_earlier_rooms() == 2
+        assert await store.adopt_earlier_rooms() == 0, "once"
+        assert await store.load("AAAAAAAA") == '{"a":7}'
+        assert await store.chat_lines("AAAAAAAA") == ['{"text":"hi"}']
+        assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
+        assert await store.waiting_rooms() == 1
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            assert 0 < await client.ttl(f"{p}{{AAAAAAAA}}:room") <= 600
+            assert await client.keys(f"{p}room:*") == []
+            assert not await client.exists(f"{p}wake", f"{p}public_rooms", f"{p}waiting")
+        # Moved at its version: the next commit goes on from it.
+        assert await store.commit(commit(8, '{"a":8}', code="AAAAAAAA"))
+        assert await store.commit(commit(3, code="BBBBBBBB", listing='"b"', ttl=None))
+        assert (await store.listed_rooms(offset=0, limit=10))[0] == ['"b"']
+    finally:
+        await store.close()
