@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 from typing import Any
 
+import pytest
+
 import engine
+import engine.ai
 from app.rooms import play
 from app.rooms.lobby import engine_config
 from app.rooms.model import Room, Seat, room_of_text, room_text
@@ -250,3 +254,47 @@ def test_a_state_carries_the_ref_only_to_the_seat_whose_act_made_it() -> None:
             assert sent["ref"] == expected, (move, seat)
         if room.status != "playing":
             break
+
+
+def _state_sizes_after_move_20(seed: int) -> tuple[list[int], list[int]]:
+    """A 4-player game the Easy AI plays for every seat, each seat and a spectator sent
+    every version: the sizes of their states after move 20, and of the logs in them."""
+    room, rng = _started(4, seed), random.Random(seed)
+    easy = engine.ai.player("easy")
+    marks: dict[int | None, LogMark | None] = {}
+    states: list[int] = []
+    logs: list[int] = []
+    for move in range(400):
+        snapshot = Snapshot(room)
+        for seat in (None, 0, 1, 2, 3):
+            rendered = snapshot.state_text(seat, marks.get(seat))
+            assert rendered is not None
+            text, marks[seat] = rendered
+            if move > 20:
+                states.append(len(text))
+                logs.append(len(json.dumps(json.loads(text)["view"]["log"], separators=(",", ":"))))
+        if room.status != "playing":
+            break
+        seat = room.engine_state().to_act()[0]
+        action = easy.decide(room.view_for(seat), rng)
+        room = play.apply(room, seat=seat, action=action, now=2.0, mover="ai")
+        room.version += 1
+    assert room.status == "finished" and len(states) > 100
+    return states, logs
+
+
+def test_a_4_player_state_after_move_20_carries_a_few_hundred_bytes_of_log() -> None:
+    for seed in (41, 42):
+        _, logs = _state_sizes_after_move_20(seed)
+        assert statistics.median(logs) <= 512, seed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Issue 23's 1.5 KB: without its log a state is still about 5 KB at the median "
+    "after move 20 (4.5 KB a spectator's): the players' stacks alone are 3.5 KB and the "
+    "blocked actions 0.7 KB, and a state stays a complete view but for its log.",
+)
+def test_a_4_player_state_after_move_20_is_at_most_1_5_kb_at_the_median() -> None:
+    states, _ = _state_sizes_after_move_20(43)
+    assert statistics.median(states) <= 1536
