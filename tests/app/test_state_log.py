@@ -22,7 +22,7 @@ LOG_BYTES_AFTER_MOVE_20 = 512
 move or two since the previous state (it was the whole log, 14 KB, when every state carried
 it)."""
 STATE_BYTES_AFTER_MOVE_20 = 8 * 1024
-"""A bound on the median size of a whole 4-player ``state`` after move 20: 4–6 KB now, 18 KB
+"""A bound on the median size of a whole 4-player ``state`` after move 20: 4 to 6 KB now, 18 KB
 when each carried the whole log. The rest of the view is most of it (players' stacks grow
 with the game): see ``test_snapshot.py`` for issue 23's 1.5 KB."""
 
