@@ -59,9 +59,10 @@ class Settings(BaseSettings):
     """Sustained client message rate allowed per connection (token bucket refill)."""
     ws_burst: int = 30
     """Client messages a connection may send at once (token bucket size)."""
-    ws_compression: bool = False
-    """Offer per-message deflate on WebSockets. A view compresses several times over, but each
-    connection then holds about 46 KiB of zlib state and every send spends CPU on it."""
+    ws_compression: bool = True
+    """Offer per-message deflate on WebSockets, without context takeover: a state is
+    compressed once for every connection that is sent it, and no connection keeps zlib state
+    between messages (``app/ws/deflate.py``)."""
     ws_queue_size: int = 64
     """Messages waiting for one slow connection before it is dropped (it then resyncs)."""
     chat_max_length: int = 300
