@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +183,22 @@ def _in_order(items: list[dict[str, Any]], within: list[dict[str, Any]]) -> bool
     return all(any(item == candidate for candidate in rest) for item in items)
 
 
+def _until_kept(cluster: RedisCluster, port: int, chat_key: str, text: str) -> None:
+    """Until a node importing the room's slot holds a chat line with ``text`` (read with
+    ``ASKING``, as a client redirected there does)."""
+    deadline = time.monotonic() + STALL
+    with cluster.node(port).client() as client:
+        while True:
+            pipe = client.pipeline(transaction=False)
+            pipe.execute_command("ASKING")
+            pipe.lrange(chat_key, 0, -1)
+            _, lines = pipe.execute()
+            if any(text in line for line in lines):
+                return
+            assert time.monotonic() < deadline, f"{text!r} was never kept"
+            time.sleep(0.05)
+
+
 def _assert_no_traceback(servers: list[ServerProcess]) -> None:
     for server in servers:
         assert server.process.poll() is None, server.logged
@@ -244,6 +261,10 @@ async def test_a_slot_moving_during_play_loses_nothing_and_refuses_nothing(
         # Every key at the target, the slot not yet given to it: the source answers ASK.
         await ann.client.send({"type": "chat", "text": "while asked elsewhere"})
         await asyncio.sleep(PHASE_SECONDS)
+        # Both lines are kept (at the target) before the slot is given to it.
+        chat_key = f"{on_cluster.prefix}{{{code}}}:chat"
+        for text in ("while split", "while asked elsewhere"):
+            await asyncio.to_thread(_until_kept, cluster, target, chat_key, text)
         await asyncio.to_thread(move.finish)
         await ann.client.send({"type": "chat", "text": "after the move"})
 
