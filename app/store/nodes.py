@@ -163,6 +163,15 @@ class Nodes:
     ) -> list[Any]:
         """Several commands about keys in ``key``'s slot, sent together on one connection
         (``WAIT`` after a write must follow it on its connection); their replies."""
+        replies, _ = await self.calls_asked(key, commands, retry=retry)
+        return replies
+
+    async def calls_asked(
+        self, key: str, commands: Sequence[Sequence[str | int]], *, retry: bool
+    ) -> tuple[list[Any], bool]:
+        """``calls``, and whether they ran on a node that is importing the slot (sent after
+        ``ASK``): there, a script's ``SPUBLISH`` reaches nobody, since subscribers stay with
+        the slot's owner until the move ends."""
         deadline = time.monotonic() + self._deadline_seconds
         asking = False
         address = self.address_of(key)
@@ -170,10 +179,13 @@ class Nodes:
             try:
                 connection = await self.connection(address)
                 futures = []
-                if asking:
-                    futures.append(connection.call("ASKING"))
-                futures.extend(connection.call(*command) for command in commands)
+                for command in commands:
+                    if asking:  # good for the next command only
+                        futures.append(connection.call("ASKING"))
+                    futures.append(connection.call(*command))
                 replies = await asyncio.gather(*futures)
+                if asking:
+                    replies = replies[1::2]
             except (RedisConnectionError, OSError) as error:
                 if not retry or time.monotonic() >= deadline:
                     await self.refresh_quietly()
@@ -187,7 +199,7 @@ class Nodes:
                 (r for r in replies if isinstance(r, hiredis.ReplyError) and _refused(r)), None
             )
             if refusal is None:
-                return [checked(reply) for reply in replies[len(replies) - len(commands) :]]
+                return [checked(reply) for reply in replies], asking
             word, *rest = str(refusal).split()
             if time.monotonic() >= deadline:
                 raise ResponseError(str(refusal))

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
 from app.store.base import Commit, StoreEvent
 from app.store.channels import RoomChannels
@@ -414,14 +414,15 @@ class RedisRoomStore:
         """Run the commit script; when its answer is lost, read the room back to learn whether
         it was written (never guessed), and send it again if it was not."""
         room_key = keys[0]
-        commands: list[tuple[str | int, ...]] = [("EVALSHA", script.sha, len(keys), *keys, *args)]
         replicas, wait_ms = self._wait
-        if replicas:
-            commands.append(("WAIT", replicas, wait_ms))
+        then: tuple[tuple[str | int, ...], ...] = (("WAIT", replicas, wait_ms),) if replicas else ()
         deadline = time.monotonic() + _COMMAND_SECONDS
         while True:
             try:
-                replies = await self._send_commit(room_key, script, keys, args, commands)
+                replies, asked = await self._run(script, keys, list(args), then)
+                if asked and replies[0]:
+                    event = f"commit\n{commit.code}\n{commit.version}"
+                    await self._announce_after_ask(commit.code, event)
             except (RedisConnectionError, OSError):
                 if time.monotonic() >= deadline:
                     raise
@@ -439,21 +440,34 @@ class RedisRoomStore:
                 self._unreplicated(int(replies[-1]))
             return written
 
-    async def _send_commit(
+    async def _announce_after_ask(self, code: str, event: str) -> None:
+        """A script that ran on a node importing the room's slot announced on that node, where
+        nobody subscribes yet: announce again where the subscribers are, the slot's owner. A
+        failure costs the room's other processes latency only: the end of the move has them
+        subscribe again and read the room."""
+        channel = self.channel_of(code)
+        try:
+            await self._nodes.call(channel, "SPUBLISH", channel, event, retry=False)
+        except (RedisError, OSError) as error:
+            logger.warning("announcement during a slot move lost (%s)", error, extra={"room": code})
+
+    async def _run(
         self,
-        room_key: str,
         script: Script,
         keys: list[str],
-        args: list[str],
-        commands: list[tuple[str | int, ...]],
-    ) -> list[Any]:
+        args: list[str | int],
+        then: tuple[tuple[str | int, ...], ...] = (),
+    ) -> tuple[list[Any], bool]:
+        """Run a script not to be sent twice, with ``then`` after it on its connection; the
+        replies, and whether it ran on a node importing its slot (``Nodes.calls_asked``)."""
         try:
-            return await self._nodes.calls(room_key, commands, retry=False)
+            command: tuple[str | int, ...] = ("EVALSHA", script.sha, len(keys), *keys, *args)
+            return await self._nodes.calls_asked(keys[0], [command, *then], retry=False)
         except ResponseError as error:
             if not str(error).startswith("NOSCRIPT"):
                 raise
-        first: tuple[str | int, ...] = ("EVAL", script.text, len(keys), *keys, *args)
-        return await self._nodes.calls(room_key, [first, *commands[1:]], retry=False)
+        command = ("EVAL", script.text, len(keys), *keys, *args)
+        return await self._nodes.calls_asked(keys[0], [command, *then], retry=False)
 
     def _unreplicated(self, replicas: int) -> None:
         self.unreplicated += 1
@@ -486,12 +500,12 @@ class RedisRoomStore:
         )
 
     async def chat(self, code: str, message: str, *, keep: int) -> bool:
-        kept = await self._nodes.eval(
-            _CHAT,
-            [self._room_key(code), self._chat_key(code)],
-            [message, keep, self._publish, self.channel_of(code), f"message\n{code}\n{message}"],
-            retry=False,
-        )
+        event = f"message\n{code}\n{message}"
+        keys = [self._room_key(code), self._chat_key(code)]
+        args: list[str | int] = [message, keep, self._publish, self.channel_of(code), event]
+        (kept,), asked = await self._run(_CHAT, keys, args)
+        if asked and kept:
+            await self._announce_after_ask(code, event)
         return bool(kept)
 
     async def chat_lines(self, code: str) -> list[str]:

@@ -134,6 +134,10 @@ async def test_the_history_expires_with_the_room(make_settings: MakeSettings) ->
             Commit(code=code, version=2, data="{}", wake_at=None, listing=None, ttl_seconds=1)
         )
         assert len(await store.chat_lines(code)) == 1
+        chat_key = f"{settings.redis_prefix}{{{code}}}:chat"
+        if isinstance(store, RedisRoomStore):
+            with redis.Redis.from_url(REDIS_URL) as client:
+                assert client.exists(chat_key), "kept under the room's hash tag"
         deadline = time.monotonic() + WAIT
         while await store.load(code) is not None:
             assert time.monotonic() < deadline, "the room never expired"
@@ -141,7 +145,7 @@ async def test_the_history_expires_with_the_room(make_settings: MakeSettings) ->
         assert await store.chat_lines(code) == []
         if isinstance(store, RedisRoomStore):
             with redis.Redis.from_url(REDIS_URL) as client:
-                assert not client.exists(f"{settings.redis_prefix}chat:{code}")
+                assert not client.exists(chat_key)
         # A new room under the same code starts with no history.
         assert await store.commit(room)
         assert await store.chat_lines(code) == []
