@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 from typing import Any
 
@@ -56,7 +57,27 @@ def _serve(args: argparse.Namespace) -> None:
 def _migrate(args: argparse.Namespace) -> None:
     from app.db.migrate import upgrade
 
-    upgrade(get_settings().database_url)
+    settings = get_settings()
+    upgrade(settings.database_url)
+    if settings.redis_url and not settings.redis_cluster:
+        moved = asyncio.run(_adopt_earlier_rooms(settings))
+        if moved:
+            logging.getLogger(__name__).info(
+                "moved %d live rooms from an earlier release's Redis keys", moved
+            )
+
+
+async def _adopt_earlier_rooms(settings: Settings) -> int:
+    from app.runtime import store_for
+    from app.store.redis import RedisRoomStore
+
+    store = store_for(settings)
+    assert isinstance(store, RedisRoomStore)
+    await store.start()
+    try:
+        return await store.adopt_earlier_rooms()
+    finally:
+        await store.close()
 
 
 def main(argv: list[str] | None = None) -> None:

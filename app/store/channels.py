@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 import hiredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
 from app.store.base import StoreEvent
@@ -27,6 +28,8 @@ from app.store.resp import RespConnection
 
 logger = logging.getLogger(__name__)
 
+_QUIET_SECONDS = 15.0
+"""After this long without a message on a subscription, the node is asked for a PING."""
 _AGAIN_PAUSES = (0.05, 0.2, 0.5, 1.0, 2.0, 5.0)
 """Pauses between attempts to subscribe to a room's channel again after losing it."""
 
@@ -165,9 +168,21 @@ class RoomChannels:
 
     async def _read(self, subscriber: _Subscriber) -> None:
         """Hand the node's messages out and settle its confirmations, until it goes."""
+        asking = False
         try:
             while True:
-                push = await subscriber.connection.next_push()
+                try:
+                    async with asyncio.timeout(_QUIET_SECONDS):
+                        push = await subscriber.connection.next_push()
+                except TimeoutError:
+                    # Nothing heard for a while: a node gone without closing the connection
+                    # (a network partition) is noticed when it does not answer a PING.
+                    if asking:
+                        raise RedisConnectionError("The node did not answer a PING.") from None
+                    subscriber.connection.send("PING")
+                    asking = True
+                    continue
+                asking = False
                 if isinstance(push, hiredis.ReplyError):
                     # A refused subscription (its slot moved meanwhile): whoever waits asks
                     # again where the slot now is.

@@ -62,6 +62,7 @@ class Nodes:
         self._name = name
         self._reply_seconds = reply_seconds
         self._deadline_seconds = deadline_seconds
+        self._answered: Address | None = None
         self._seeds: list[Address | None] = [None]
         """Where to ask for the slot map: the URL's node (None), then every node seen."""
         self._by_slot: list[Address | None] = [None] * SLOTS
@@ -101,7 +102,8 @@ class Nodes:
 
     async def _refresh(self) -> None:
         last: Exception | None = None
-        for seed in list(dict.fromkeys(self._seeds)):
+        # The node that answered last time first: a dead one may take a while to refuse.
+        for seed in list(dict.fromkeys([self._answered, *self._seeds])):
             try:
                 connection = await self.connection(seed)
                 slots = checked(await connection.call("CLUSTER", "SLOTS"))
@@ -117,6 +119,7 @@ class Nodes:
                 if address not in self._seeds:
                     self._seeds.append(address)
             self._by_slot = by_slot
+            self._answered = seed
             self.refreshed_at = time.monotonic()
             return
         raise RedisConnectionError(f"No Redis Cluster node answered ({last}).")

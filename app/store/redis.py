@@ -228,6 +228,48 @@ return count
 """
 )
 
+# One node only. KEYS: a room's keys as an earlier release named them (room, chat), as this one
+# does (room, chat), the earlier release's indexes (wake, listed, listings, waiting), then the
+# room's bucket (wake, listed, listings, waiting, indexed). ARGV: code. Moves the room with its
+# time to live and its index entries; a room already moved is left alone.
+_ADOPT = Script(
+    """
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[3]) == 1 then
+  return 0
+end
+redis.call('RENAME', KEYS[1], KEYS[3])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('RENAME', KEYS[2], KEYS[4])
+end
+local code = ARGV[1]
+local wake = redis.call('ZSCORE', KEYS[5], code)
+if wake then
+  redis.call('ZADD', KEYS[9], wake, code)
+  redis.call('ZREM', KEYS[5], code)
+end
+local listed = redis.call('ZSCORE', KEYS[6], code)
+if listed then
+  redis.call('ZADD', KEYS[10], listed, code)
+  redis.call('HSET', KEYS[11], code, redis.call('HGET', KEYS[7], code) or '')
+  redis.call('ZREM', KEYS[6], code)
+  redis.call('HDEL', KEYS[7], code)
+end
+local waiting = redis.call('ZSCORE', KEYS[8], code)
+if waiting then
+  redis.call('ZADD', KEYS[12], waiting, code)
+  redis.call('ZREM', KEYS[8], code)
+end
+local ttl = redis.call('PTTL', KEYS[3])
+local version = redis.call('HGET', KEYS[3], 'v') or '0'
+if ttl > 0 then
+  redis.call('SET', KEYS[13], version, 'PX', ttl)
+else
+  redis.call('SET', KEYS[13], version)
+end
+return 1
+"""
+)
+
 _COMMAND_SECONDS = 15.0
 """The longest any one call to Redis may take, its retries included (a replica taking over
 from a failed primary, a slot moving): then the caller gets the error."""
@@ -525,6 +567,32 @@ class RedisRoomStore:
             )
         )
         return sum(int(count) for count in counts)
+
+    # Upgrades
+
+    async def adopt_earlier_rooms(self) -> int:
+        """Move the rooms an earlier release stored on this (single) node to this release's
+        keys, with their chat, time to live and index entries; how many were moved. Run while
+        no process of the earlier release is running (``cash-stash migrate`` does)."""
+        if self.cluster:
+            return 0  # earlier releases never ran on a cluster
+        earlier = [f"{self._prefix}{name}" for name in ("wake", "public_rooms", "public_listings")]
+        earlier.append(f"{self._prefix}waiting")
+        moved, cursor = 0, 0
+        while True:
+            cursor, keys = await self._nodes.call(
+                "", "SCAN", cursor, "MATCH", f"{self._prefix}room:*", "COUNT", 500, retry=True
+            )
+            for key in keys:
+                code = str(key).removeprefix(f"{self._prefix}room:")
+                old = [str(key), f"{self._prefix}chat:{code}"]
+                new = [self._room_key(code), self._chat_key(code)]
+                keys_now = [*old, *new, *earlier, *self._index_keys(code)]
+                moved += int(await self._nodes.eval(_ADOPT, keys_now, [code], retry=True))
+            if int(cursor) == 0:
+                break
+        await self._nodes.call("", "DEL", *earlier, retry=True)
+        return moved
 
     # Claims and counters (one key each, in any slot)
 

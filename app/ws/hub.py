@@ -57,6 +57,9 @@ class Hub:
         self._wanted: dict[str, int] = {}
         """Code → the newest version announced for a room being read from the store (one
         read at a time per room, however many commits are announced meanwhile)."""
+        self._unknown: set[str] = set()
+        """Rooms with a commit of unknown version announced (a commit here that missed, a
+        subscription made again) since their read in progress began."""
         self._tasks: set[asyncio.Task[None]] = set()
         settings = service.settings
         self.caps = ConnectionCaps(
@@ -183,17 +186,24 @@ class Hub:
             # This process's own commit, announced before the store answered: the answer
             # brings it (``_committed``), or the commit missed and the room is read then.
             return
+        if version == 0:
+            self._unknown.add(code)
         reading = code in self._wanted
-        self._wanted[code] = max(self._wanted.get(code, 0), version or fanned + 1)
+        self._wanted[code] = max(self._wanted.get(code, 0), version)
         if not reading:
             self._start(self._read(code))
 
     async def _read(self, code: str) -> None:
-        """Read a room until its connections here have the newest version announced."""
+        """Read a room until its connections here have the newest version announced, and
+        have read it once more since the last announcement of an unknown version: a read that
+        was already on its way may have left before that commit was made."""
         failures = 0
         try:
-            while code in self._rooms and self._wanted[code] > self._fanned.get(code, 0):
+            while code in self._rooms:
                 wanted = self._wanted[code]
+                if code not in self._unknown and wanted <= self._fanned.get(code, 0):
+                    return
+                self._unknown.discard(code)
                 try:
                     room = await self._service.load(code)
                 except STORE_ERRORS as error:
@@ -213,10 +223,11 @@ class Hub:
                 if room is None:
                     return
                 self._fan_out(room)
-                if room.version < wanted:
-                    return  # the store has nothing newer (an announcement of unknown version)
+                if room.version < wanted and code not in self._unknown:
+                    return  # the store has nothing newer than what was announced
         finally:
             self._wanted.pop(code, None)
+            self._unknown.discard(code)
 
     def _committed(self, room: Room) -> None:
         """This process's own commit: its connections get it now, without waiting for it to

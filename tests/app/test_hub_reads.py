@@ -180,6 +180,40 @@ async def test_an_announcement_of_unknown_version_reads_the_room_once() -> None:
         assert here.reads == reads + 1 and listener.versions == [1]
 
 
+class QuietStore(AnnouncingStore):
+    """Leaves commits unannounced while ``quiet``: the tests announce what they choose."""
+
+    quiet = False
+
+    async def commit(self, commit: Commit) -> bool:
+        if not self.quiet:
+            return await super().commit(commit)
+        events, self._events = self._events, asyncio.Queue()
+        try:
+            return await super().commit(commit)
+        finally:
+            self._events = events
+
+
+async def test_an_unknown_version_announced_during_a_read_has_the_room_read_again() -> None:
+    """A read already on its way may have left before the commit of unknown version was made
+    (a commit here that lost its race, a subscription made again): it cannot stand for it."""
+    store = QuietStore()
+    here, there = CountingService(store), _service(store)
+    code, _ = await _room(there)
+    async with _hub(here, code) as listener:
+        await _settle(lambda: listener.versions == [1])
+        reads = here.reads
+        here.gate = asyncio.Event()
+        store.announce(code, 0)
+        await _settle(lambda: here.reads == reads + 1)  # has read version 1, held
+        store.quiet = True
+        await there.join(code, name="Bob", player_id=None)
+        store.announce(code, 0)
+        here.gate.set()
+        await _settle(lambda: listener.versions == [1, 2])
+
+
 async def test_this_processs_own_commits_are_not_read_back() -> None:
     service = CountingService(MemoryRoomStore())
     code, tokens, room = await _started(service)

@@ -400,3 +400,83 @@ async def test_a_connection_answered_in_time_outlives_many_reply_bounds() -> Non
         assert not connection.usable
     finally:
         connection.close()
+
+
+async def test_a_subscription_to_a_node_gone_silent_is_made_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A node that keeps the connection but stops answering (a network partition) is noticed
+    by a PING it does not answer: the room is subscribed to again, and re-read."""
+    import hiredis
+
+    import app.store.channels as channels
+
+    monkeypatch.setattr(channels, "_QUIET_SECONDS", 0.2)
+    opened: list[asyncio.StreamWriter] = []
+
+    async def partitioned(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        opened.append(writer)
+        commands = hiredis.Reader()
+        while data := await reader.read(65536):
+            commands.feed(data)
+            while (command := commands.gets()) is not False:
+                if command[0] == b"SUBSCRIBE":
+                    channel = command[1]
+                    writer.write(
+                        b"*3\r\n$9\r\nsubscribe\r\n$%d\r\n%s\r\n:1\r\n" % (len(channel), channel)
+                    )
+                elif command[0] != b"PING":  # the handshake is answered, a PING never
+                    writer.write(b"+OK\r\n")
+
+    server = await asyncio.start_server(partitioned, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    store = RedisRoomStore(f"redis://127.0.0.1:{port}/0", prefix="partitioned:")
+    events = store.events()
+    try:
+        await store.watch("ROOM0001")
+        assert len(opened) == 1
+        assert await next_event(events) == StoreEvent("resync", "ROOM0001")
+        assert len(opened) == 2, "subscribed again on a new connection"
+    finally:
+        await events.aclose()  # type: ignore[attr-defined]
+        await store.close()
+        server.close()
+        for writer in opened:
+            writer.close()
+
+
+@pytest.mark.redis
+async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
+    redis_prefix: str,
+) -> None:
+    """``cash-stash migrate`` moves live rooms from the keys of the release before one channel
+    per room (``room:<code>``, one wake set…) so that games in play carry over an upgrade."""
+    p = redis_prefix
+    async with redis.asyncio.from_url(REDIS_URL) as client:
+        await client.hset(f"{p}room:AAAAAAAA", mapping={"v": 7, "data": '{"a":7}'})
+        await client.expire(f"{p}room:AAAAAAAA", 600)
+        await client.rpush(f"{p}chat:AAAAAAAA", '{"text":"hi"}')
+        await client.zadd(f"{p}wake", {"AAAAAAAA": 100.0})
+        await client.hset(f"{p}room:BBBBBBBB", mapping={"v": 2, "data": '{"b":2}'})
+        await client.zadd(f"{p}public_rooms", {"BBBBBBBB": 5000.0})
+        await client.hset(f"{p}public_listings", "BBBBBBBB", '"b"')
+        await client.zadd(f"{p}waiting", {"BBBBBBBB": time.time() + 600})
+    store = RedisRoomStore(REDIS_URL, prefix=p)
+    try:
+        await store.start()
+        assert await store.adopt_earlier_rooms() == 2
+        assert await store.adopt_earlier_rooms() == 0, "once"
+        assert await store.load("AAAAAAAA") == '{"a":7}'
+        assert await store.chat_lines("AAAAAAAA") == ['{"text":"hi"}']
+        assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
+        assert await store.waiting_rooms() == 1
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            assert 0 < await client.ttl(f"{p}{{AAAAAAAA}}:room") <= 600
+            assert await client.keys(f"{p}room:*") == []
+            assert not await client.exists(f"{p}wake", f"{p}public_rooms", f"{p}waiting")
+        # Moved at its version: the next commit goes on from it.
+        assert await store.commit(commit(8, '{"a":8}', code="AAAAAAAA"))
+        assert await store.commit(commit(3, code="BBBBBBBB", listing='"b"', ttl=None))
+        assert (await store.listed_rooms(offset=0, limit=10))[0] == ['"b"']
+    finally:
+        await store.close()
