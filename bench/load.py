@@ -397,8 +397,11 @@ def redis_counters(urls: list[str]) -> list[dict[str, Any]]:
                     if name.startswith("cmdstat_")
                     and name.removeprefix("cmdstat_").split("|")[0] not in IGNORED_COMMANDS
                 },
-                "in": int(info["total_net_input_bytes"]),
-                "out": int(info["total_net_output_bytes"]),
+                # Redis counts replication in its totals too: taken out, it is shown apart.
+                "in": int(info["total_net_input_bytes"])
+                - int(info.get("total_net_repl_input_bytes", 0)),
+                "out": int(info["total_net_output_bytes"])
+                - int(info.get("total_net_repl_output_bytes", 0)),
                 "replicated": int(info.get("total_net_repl_output_bytes", 0)),
                 "cpu": float(info["used_cpu_sys"]) + float(info["used_cpu_user"]),
             }
