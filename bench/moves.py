@@ -3,8 +3,10 @@
 Plays a seeded random 4-player advanced game through the room layer and, at a few points,
 times what the server does for each move: apply it to the room (``play.apply``: the engine,
 the room copy and the state's text), the room's text for the store, and every seat's
-``state`` message as sent (views, legal and blocked actions, JSON). The views carry the whole
-log, so these costs grow with the game. Medians of ``--repeats`` runs of ``--loops`` each::
+``state`` message as sent to a connection that was sent the version before (views, legal and
+blocked actions, JSON; the log entries of that one move). The sizes are seat 0's state as
+sent then and as sent whole (a connection's first, with the whole log). Medians of
+``--repeats`` runs of ``--loops`` each::
 
     python bench/moves.py --at 5,40,80
 """
@@ -32,7 +34,7 @@ from app.rooms.model import (  # noqa: E402
     load_engine_state,
     room_text,
 )
-from app.ws.snapshot import Snapshot  # noqa: E402
+from app.ws.snapshot import LogMark, Snapshot  # noqa: E402
 
 
 def started(seed: int) -> Room:
@@ -65,7 +67,11 @@ def main() -> None:
     args = parser.parse_args()
     points = sorted(int(point) for point in args.at.split(","))
     room, rng, moves = started(args.seed), random.Random(args.seed), 0
-    print("move  room KB  view KB  apply us  room JSON us  decode state us  4 seats' states us")
+    previous = room
+    print(
+        "move  room KB  state KB  whole KB  apply us  room JSON us  decode state us"
+        "  4 seats' states us"
+    )
     while room.status == "playing" and points:
         state = room.engine_state()
         legal = engine.legal_actions(state)
@@ -86,19 +92,27 @@ def main() -> None:
             def stored(before: Room = before) -> str:
                 return room_text(before)
 
-            def states(before: Room = before) -> list[bytes | None]:
-                snapshot = Snapshot(before)
-                return [snapshot.state_text(seat) for seat in range(4)]
+            sent = Snapshot(previous)
+            marks = [state[1] if (state := sent.state_text(seat)) else None for seat in range(4)]
 
-            view = Snapshot(before).state_text(0) or ""
+            def states(
+                before: Room = before, marks: list[LogMark | None] = marks
+            ) -> list[tuple[bytes, LogMark] | None]:
+                snapshot = Snapshot(before)
+                return [snapshot.state_text(seat, marks[seat]) for seat in range(4)]
+
+            state = Snapshot(before).state_text(0, marks[0])
+            whole = Snapshot(before).state_text(0)
+            assert state is not None and whole is not None
             print(
                 f"{moves:4d}  {len(stored()) / 1024:7.1f}"
-                f"  {len(view) / 1024:7.1f}"
+                f"  {len(state[0]) / 1024:8.1f}  {len(whole[0]) / 1024:8.1f}"
                 f"  {micros(apply, args.loops, args.repeats):8.0f}"
                 f"  {micros(stored, args.loops, args.repeats):12.0f}"
                 f"  {micros(decode, args.loops, args.repeats):15.0f}"
                 f"  {micros(states, args.loops, args.repeats):18.0f}"
             )
+        previous = room
         room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
         room.version += 1
         moves += 1

@@ -8,6 +8,7 @@ import contextlib
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -16,7 +17,7 @@ from starlette.websockets import WebSocket
 
 from app.metrics import Metrics
 from app.rooms.chat import say
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, room_not_found
 from app.rooms.hints import ask_hint
 from app.rooms.service import RoomService
 from app.settings import Settings
@@ -32,10 +33,11 @@ from app.ws.messages import (
     Hint,
     Ping,
     Pong,
+    Resync,
     client_message,
 )
 from app.ws.protocol import Text, send_now_of
-from app.ws.snapshot import Snapshot, encode
+from app.ws.snapshot import LogMark, Snapshot, encode
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
@@ -63,6 +65,20 @@ class _NoSpectators(_Removed):
 
     close_code = CLOSE_NO_SPECTATORS
     error = ("no_spectators", "This room no longer allows spectators.")
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """The answer to an ``act`` applied before (its ref repeated): the room's whole state
+    as read, with that ref. It waits in line with the room's snapshots, so that when it is
+    sent the connection knows which log its client holds."""
+
+    snapshot: Snapshot
+    ref: str | int
+
+
+_Item = Snapshot | _Answer | dict[str, Any] | Text
+"""What a connection sends: a room's snapshot, an answer, a message, or a text rendered."""
 
 
 def error_message(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
@@ -103,10 +119,8 @@ class Connection:
         self._service = service
         self._settings = settings
         self._metrics = metrics
-        self._queue: asyncio.Queue[Snapshot | dict[str, Any] | Text | None] = asyncio.Queue(
-            settings.ws_queue_size
-        )
-        """What waits for the writer: snapshots and messages, or texts already rendered."""
+        self._queue: asyncio.Queue[_Item | None] = asyncio.Queue(settings.ws_queue_size)
+        """What waits for the writer: snapshots, answers and messages, or texts rendered."""
         self._send_now = send_now_of(websocket.scope)
         """The server's ``send_now`` (``app/ws/protocol.py``), if it offers one."""
         self._writing = False
@@ -115,6 +129,12 @@ class Connection:
         self._version = 0
         self._room_summary: tuple[Any, ...] | None = None
         """The room summary last sent (shared with the room's other connections)."""
+        self._log: LogMark | None = None
+        """The log as of the last ``state`` sent, which the client holds: the next carries
+        only the entries after it."""
+        self._resync = False
+        """The client asked for a resync: the next snapshot goes whole, with the room
+        summary, even at the version sent last."""
         self._bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
         self._refused = 0
         self.dropped = False
@@ -131,7 +151,7 @@ class Connection:
     def token_hash(self) -> str | None:
         return self._token_hash
 
-    def deliver(self, item: Snapshot | dict[str, Any] | Text) -> None:
+    def deliver(self, item: _Item) -> None:
         if self.dropped:
             return
         writer = self._writer
@@ -146,7 +166,7 @@ class Connection:
         else:
             self._enqueue(item)
 
-    def _deliver_now(self, item: Snapshot | dict[str, Any] | Text) -> None:
+    def _deliver_now(self, item: _Item) -> None:
         """Nothing waits before ``item``: send it now, without the writer's task. What the
         transport does not take (it is over its high-water mark) waits for the writer."""
         assert self._send_now is not None
@@ -161,7 +181,7 @@ class Connection:
                     self._enqueue(waiting)
                 return
 
-    def _enqueue(self, item: Snapshot | dict[str, Any] | Text) -> None:
+    def _enqueue(self, item: _Item) -> None:
         if self.dropped:
             return
         try:
@@ -175,7 +195,7 @@ class Connection:
             if self._writer is not None:
                 self._writer.cancel()
 
-    async def _reply(self, message: dict[str, Any]) -> None:
+    async def _reply(self, message: dict[str, Any] | Snapshot | _Answer) -> None:
         """Queue an answer to this client, waiting while half the queue is full: a client
         that sends faster than it reads slows itself down, and room updates keep their room."""
         while self._queue.qsize() >= self._reply_room:
@@ -241,29 +261,59 @@ class Connection:
             finally:
                 self._writing = False
 
-    def _render(self, item: Snapshot | dict[str, Any] | Text) -> list[Text]:
+    def _render(self, item: _Item) -> list[Text]:
         if isinstance(item, str | bytes):
             return [item]
         if isinstance(item, dict):
             return [encode(item)]
-        if item.version <= self._version:
+        if isinstance(item, _Answer):
+            return self._render_answer(item)
+        if item.version < self._version or (item.version == self._version and not self._resync):
             return []
+        self._take_seat(item)
+        if self._resync:
+            self._resync = False
+            self._room_summary = self._log = None
+        self._version = item.version
+        texts = self._summary(item)
+        state = item.state_text(self._seat, self._log)
+        if state is not None:
+            text, self._log = state
+            texts.append(text)
+        return texts
+
+    def _render_answer(self, answer: _Answer) -> list[Text]:
+        """The whole state, with the ref; and the room summary, when it is news (a snapshot
+        of the same version is not sent after it)."""
+        snapshot = answer.snapshot
+        self._take_seat(snapshot)
+        state = snapshot.state_message(self._seat)
+        if state is None:
+            return []
+        texts: list[Text] = []
+        if snapshot.version > self._version:
+            self._version = snapshot.version
+            texts = self._summary(snapshot)
+        texts.append(encode({**state, "ref": answer.ref}))
+        self._log = snapshot.log_mark()
+        return texts
+
+    def _take_seat(self, snapshot: Snapshot) -> None:
+        """This connection's seat as of ``snapshot``, or ``_Removed`` when it has none."""
         if self._token_hash is not None:
-            seat = item.seat_of(self._token_hash)
+            seat = snapshot.seat_of(self._token_hash)
             if seat is None:
                 raise _Removed  # again if the item is rendered again: its version is not taken
             self._seat = seat
-        elif not item.room.options.spectators:
+        elif not snapshot.room.options.spectators:
             raise _NoSpectators
-        self._version = item.version
-        texts: list[Text] = []
-        if item.room_summary != self._room_summary:
-            self._room_summary = item.room_summary
-            texts.append(item.room_text)
-        state = item.state_text(self._seat)
-        if state is not None:
-            texts.append(state)
-        return texts
+
+    def _summary(self, snapshot: Snapshot) -> list[Text]:
+        """The room summary, if it changed since the last one sent."""
+        if snapshot.room_summary == self._room_summary:
+            return []
+        self._room_summary = snapshot.room_summary
+        return [snapshot.room_text]
 
     async def _read(self) -> int | None:
         """Handle messages until the client leaves (None) or must be closed (a close code)."""
@@ -332,6 +382,8 @@ class Connection:
                 await self._chat(message)
             elif isinstance(message, Hint):
                 await self._hint()
+            elif isinstance(message, Resync):
+                await self._resync_now()
             else:
                 await self._act(message)
         except RoomError as error:
@@ -386,9 +438,16 @@ class Connection:
                     self.deliver(Snapshot(room))
             return
         if acted.repeated:
-            state = Snapshot(acted.room).state_message(acted.seat)
-            if state is not None:
-                await self._reply({**state, "ref": message.ref})
+            await self._reply(_Answer(Snapshot(acted.room), message.ref))
+
+    async def _resync_now(self) -> None:
+        """Send the room summary and the whole state of the room as it is now. Asked for
+        first: what is sent meanwhile goes whole already."""
+        self._resync = True
+        room = await self._service.load(self._code)
+        if room is None:
+            raise room_not_found()
+        await self._reply(Snapshot(room))
 
     async def _hint(self) -> None:
         if self._token_hash is None:

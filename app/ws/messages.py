@@ -76,9 +76,19 @@ class Hint(BaseModel):
     type: Literal["hint"]
 
 
-ClientMessage = Annotated[Act | Chat | Ping | Hint, Field(discriminator="type")]
-CLIENT_TYPES = frozenset({"act", "chat", "ping", "hint"})
-client_message: TypeAdapter[Act | Chat | Ping | Hint] = TypeAdapter(ClientMessage)
+class Resync(BaseModel):
+    """Ask for the room summary and a whole ``state`` (``log_from`` 0) of the current
+    version: a client whose log has a gap (a ``log_from`` that is not its length) starts
+    over from it. ``ref``, if given, is echoed in an ``error`` that answers it."""
+
+    model_config = _STRICT
+    type: Literal["resync"]
+    ref: Ref | None = None
+
+
+ClientMessage = Annotated[Act | Chat | Ping | Hint | Resync, Field(discriminator="type")]
+CLIENT_TYPES = frozenset({"act", "chat", "ping", "hint", "resync"})
+client_message: TypeAdapter[Act | Chat | Ping | Hint | Resync] = TypeAdapter(ClientMessage)
 
 
 class StateMessage(TypedDict):
@@ -90,12 +100,17 @@ class StateMessage(TypedDict):
     type: Literal["state"]
     version: int
     view: dict[str, Any]
+    """Complete but for its ``log``: the entries from ``log_from`` on."""
     legal: list[dict[str, Any]]
     blocked: list[dict[str, Any]]
     deadline: float | None
     """Unix time when the clock plays for the seats in ``to_act``; null without a clock."""
     ref: str | int | None
     """The ``ref`` of this seat's ``act`` that produced this state, if one did."""
+    log_from: int
+    """The index in the game's whole log of the first entry of ``view.log``: 0 for the whole
+    log (a connection's first state, after a resync, a new game); later, the length of the
+    log as of the connection's previous state, so that the client appends the entries."""
 
 
 class ErrorMessage(BaseModel):

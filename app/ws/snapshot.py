@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar, cast, overload
 
 import orjson
@@ -54,16 +55,38 @@ def encode(message: dict[str, Any]) -> str:
     return orjson.dumps(message, option=_OPTIONS).decode()
 
 
+@dataclass(frozen=True, slots=True)
+class LogMark:
+    """How much of a game's log a connection has sent: the log as of the last ``state`` it
+    sent, which its client holds whole. Its next ``state`` carries only what follows."""
+
+    game: str
+    """The game's id: a new game in the room (a rematch) starts its log over."""
+    entries: int
+    """How many entries the log had."""
+    end: int
+    """Where the log's text had its closing bracket. Within one game the text only grows at
+    its end (``extended_log``), so what was added since starts there."""
+
+
 class Snapshot:
     """A room at one version; every connection to it shares the decoding and each seat's
-    message, rendered once to the text that is sent (spectators share one)."""
+    message, rendered once to the text that is sent (spectators share one) for each place
+    in the log the connections holding it start from."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self._texts: dict[int | None, bytes | None] = {}
-        self._heads: dict[tuple[int, int, str | int | None], bytes] = {}
+        self._texts: dict[tuple[int | None, int], tuple[bytes, LogMark]] = {}
+        """Each seat's state text and the log it leaves its client with, by seat and
+        ``log_from``: most connections of a seat had the same previous version."""
+        self._heads: dict[tuple[int, int, str | int | None, int], bytes] = {}
         """A state message's fields but its view, as JSON text, by the identity of its legal
-        and blocked lists and its ref: the seats waiting for others share theirs."""
+        and blocked lists, its ref and its ``log_from``: the seats waiting for others share
+        theirs."""
+        self._logs: dict[int, tuple[bytes, LogMark]] = {}
+        """The log entries from ``log_from`` on as JSON text, and the log they complete."""
+        self._own: dict[int | None, bytes] = {}
+        """Each seat's view as text but the log (``_view_fields``)."""
 
     @property
     def version(self) -> int:
@@ -120,30 +143,69 @@ class Snapshot:
 
     @cached
     def _shared_fields(self) -> bytes:
-        """The spectators' view without the own fields, encoded once for every seat, without
-        its braces (it follows a seat's own fields). Its log is the game's log text as stored,
-        spliced in, never encoded: a late game's log alone is 16 KB."""
+        """The spectators' view without the own fields and the log, encoded once for every
+        seat, without its braces (it follows a seat's own fields; the log follows it)."""
         own = self._own_keys
         public = self._views[None]
         shared = {key: value for key, value in public.items() if key not in own and key != "log"}
-        game = self.room.game
-        assert game is not None
-        fields = orjson.dumps(shared, option=_OPTIONS)[1:-1]
-        return b"".join([fields, b',"log":' if fields else b'"log":', game.log.encode()])
+        return orjson.dumps(shared, option=_OPTIONS)[1:-1]
 
     @cached
     def _log(self) -> list[dict[str, Any]]:
-        """The game's log, decoded for the messages built as objects (``state_message``)."""
+        """The game's log, decoded for the messages built as objects (``state_message``)
+        and to count a whole log's entries."""
         game = self.room.game
         assert game is not None
         log: list[dict[str, Any]] = orjson.loads(game.log)
         return log
 
+    def _log_from(self, since: LogMark | None) -> int:
+        """Where the log of a state to a connection that has sent the log ``since`` starts:
+        after those entries, when they are this game's; else 0 (the whole log)."""
+        game = self.room.game
+        assert game is not None
+        log = game.log
+        if (
+            since is None
+            or since.game != game.id
+            or since.end >= len(log)
+            or log[since.end] not in ",]"
+        ):
+            return 0
+        return since.entries
+
+    def _log_part(self, since: LogMark | None) -> tuple[bytes, LogMark]:
+        """The log entries a state to a connection that has sent ``since`` carries, as JSON
+        text, and the log its client then holds. The game's log text as stored, or the end
+        of it, spliced in: never encoded (a late game's log alone is 16 KB), and decoded
+        only to count the entries."""
+        log_from = self._log_from(since)
+        part = self._logs.get(log_from)
+        if part is None:
+            game = self.room.game
+            assert game is not None
+            log, end = game.log, len(game.log) - 1
+            if log_from == 0:
+                part = (log.encode(), LogMark(game.id, len(self._log), end))
+            else:
+                assert since is not None
+                # What follows the entries sent: "]" (none), or ",{…},{…}]".
+                rest = log[since.end + 1 :]
+                added = b"[" + rest.encode() if rest else b"[]"
+                part = (added, LogMark(game.id, log_from + len(orjson.loads(added)), end))
+            self._logs[log_from] = part
+        return part
+
     def _view_fields(self, seat: int | None) -> bytes:
-        """A seat's view as JSON text without its braces: its own fields, then the shared."""
-        view = self._views[seat]
-        own = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)[1:-1]
-        return b",".join(part for part in (own, self._shared_fields) if part)
+        """A seat's view as JSON text without its braces and its log: its own fields, then
+        the shared."""
+        fields = self._own.get(seat)
+        if fields is None:
+            view = self._views[seat]
+            own = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)[1:-1]
+            fields = b",".join(part for part in (own, self._shared_fields) if part)
+            self._own[seat] = fields
+        return fields
 
     @cached
     def _refs(self) -> dict[int, str | int]:
@@ -186,32 +248,53 @@ class Snapshot:
     def room_text(self) -> str:
         return RoomMessage(room=self._room_public).model_dump_json()
 
-    def state_text(self, seat: int | None) -> bytes | None:
-        """``state_message`` as sent, in UTF-8: rendered once per seat for every connection
-        holding it, and joined from pieces of text rather than encoded whole (its view last).
-        Bytes, not a string: the frame carries bytes, and decoding each text to encode it
-        again for every connection copied every view twice."""
-        if seat not in self._texts:
-            fields = self._fields(seat)
-            text = None
-            if fields is not None:
-                legal, blocked, ref = fields
-                shape = (id(legal), id(blocked), ref)
-                head = self._heads.get(shape)
-                if head is None:
-                    rest = self._message(legal, blocked, ref)
-                    head = self._heads[shape] = orjson.dumps(rest, option=_OPTIONS)
-                view = self._view_fields(seat)
-                text = b"".join([head[:-1], b',"view":{', view, b"}}"])
-            self._texts[seat] = text
-        return self._texts[seat]
+    def state_text(
+        self, seat: int | None, since: LogMark | None = None
+    ) -> tuple[bytes, LogMark] | None:
+        """``state_message`` as sent, in UTF-8, to a connection that has sent the log
+        ``since`` (None: nothing of this game's), and the log its client then holds; None
+        before the first game.
 
-    def state_message(self, seat: int | None) -> StateMessage | None:
-        """The ``state`` message for a seat (None: a spectator); None before the first game."""
+        Its view carries the log entries after ``since``, or the whole log (``log_from``
+        0) when ``since`` is not this game's. Rendered once per seat and ``log_from`` for
+        every connection of that seat, and joined from pieces of text rather than encoded
+        whole (its view last). Bytes, not a string: the frame carries bytes, and decoding
+        each text to encode it again for every connection copied every view twice."""
         fields = self._fields(seat)
         if fields is None:
             return None
-        message = self._message(*fields)
+        log_from = self._log_from(since)
+        key = (seat, log_from)
+        rendered = self._texts.get(key)
+        if rendered is None:
+            legal, blocked, ref = fields
+            shape = (id(legal), id(blocked), ref, log_from)
+            head = self._heads.get(shape)
+            if head is None:
+                rest = self._message(legal, blocked, ref, log_from)
+                head = self._heads[shape] = orjson.dumps(rest, option=_OPTIONS)
+            log, mark = self._log_part(since)
+            view = self._view_fields(seat)
+            text = b"".join(
+                [head[:-1], b',"view":{', view, b',"log":' if view else b'"log":', log, b"}}"]
+            )
+            rendered = self._texts[key] = (text, mark)
+        return rendered
+
+    def log_mark(self) -> LogMark | None:
+        """The log a client holds after a whole state of this version; None before the
+        first game."""
+        if self.room.game is None:
+            return None
+        return self._log_part(None)[1]
+
+    def state_message(self, seat: int | None) -> StateMessage | None:
+        """The ``state`` message for a seat (None: a spectator), with the whole log
+        (``log_from`` 0); None before the first game."""
+        fields = self._fields(seat)
+        if fields is None:
+            return None
+        message = self._message(*fields, log_from=0)
         message["view"] = {**self._views[seat], "log": self._log}
         return cast(StateMessage, message)
 
@@ -231,7 +314,11 @@ class Snapshot:
         return legal, blocked, ref
 
     def _message(
-        self, legal: list[dict[str, Any]], blocked: list[dict[str, Any]], ref: str | int | None
+        self,
+        legal: list[dict[str, Any]],
+        blocked: list[dict[str, Any]],
+        ref: str | int | None,
+        log_from: int,
     ) -> dict[str, Any]:
         """A state message's fields but its view (``state_message`` adds it; ``state_text``
         splices its text in)."""
@@ -244,4 +331,5 @@ class Snapshot:
             "blocked": blocked,
             "deadline": game.deadline,
             "ref": ref,
+            "log_from": log_from,
         }

@@ -1,5 +1,7 @@
 // One room's WebSocket: reconnects by itself after a drop, and passes on only messages newer
-// than what the page already shows (a resync never brings an older state back).
+// than what the page already shows (a resync never brings an older state back). A state carries
+// the game's log whole once, then only the entries after those the connection sent before
+// (`log_from`): the socket joins them, so every state it passes on holds the whole log.
 
 const GONE = {
   4401: "That seat's token no longer holds a seat in this room.",
@@ -21,6 +23,8 @@ export class GameSocket {
     this.handlers = handlers;
     this.roomVersion = -1;
     this.stateVersion = -1;
+    this.log = null;
+    this.resyncing = false;
     this.attempt = 0;
     this.closed = false;
     this.ws = null;
@@ -41,6 +45,9 @@ export class GameSocket {
     this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    // A new connection sends the log whole first.
+    this.log = null;
+    this.resyncing = false;
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
       this.attempt = 0;
@@ -83,11 +90,15 @@ export class GameSocket {
         this.roomVersion = message.room.version;
         this.handlers.onRoom(message.room);
         break;
-      case "state":
-        if (message.version <= this.stateVersion) return;
+      case "state": {
+        const resynced = this.resyncing;
+        if (!this.joinLog(message)) return;
+        // The answer to a resync may be of the version shown already: its log is whole again.
+        if (message.version < this.stateVersion || (message.version === this.stateVersion && !resynced)) return;
         this.stateVersion = message.version;
         this.handlers.onState(message);
         break;
+      }
       case "error":
         this.handlers.onError(message);
         break;
@@ -101,6 +112,30 @@ export class GameSocket {
       default:
         break;
     }
+  }
+
+  /**
+   * Put the whole log in the state's view: its entries replace the log held (`log_from` 0) or
+   * follow it. Every state's log is taken, shown or not, as the server counts what it sent. On a
+   * gap, asks for the whole state again and returns false until it comes.
+   */
+  joinLog(message) {
+    const from = message.log_from ?? 0;
+    if (from === 0) {
+      this.log = message.view.log;
+      this.resyncing = false;
+      return true;
+    }
+    if (this.resyncing) return false;
+    if (this.log === null || from !== this.log.length) {
+      this.log = null;
+      this.resyncing = this.send({ type: "resync" });
+      return false;
+    }
+    // A new array: the page compares the log it showed with this one to find what is new.
+    this.log = this.log.concat(message.view.log);
+    message.view.log = this.log;
+    return true;
   }
 
   /** Send a message if connected; returns whether it went out. */

@@ -141,24 +141,47 @@ async def live_server(
 
 @dataclass
 class Client:
-    """One WebSocket connection, with everything it received."""
+    """One WebSocket connection, with everything it received.
+
+    Each ``state`` is kept with its view's whole log, as a client holds it: the server sends
+    the log whole once, then only the entries after those it sent before (``log_from``)."""
 
     ws: ClientConnection
     received: list[dict[str, Any]] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    """The size in bytes of each message received, as it came (``received`` holds them)."""
     state: dict[str, Any] | None = None
     """The latest ``state`` message."""
     room: dict[str, Any] | None = None
     """The latest ``room`` message's summary."""
+    log: list[dict[str, Any]] | None = None
+    """The game's whole log as of the latest ``state``."""
 
     async def recv(self, within: float = WAIT) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), within)
         message: dict[str, Any] = json.loads(raw)
         self.received.append(message)
+        self.sizes.append(len(raw.encode() if isinstance(raw, str) else raw))
         if message["type"] == "state":
+            message["view"]["log"] = self._whole_log(message)
             self.state = message
         elif message["type"] == "room":
             self.room = message["room"]
         return message
+
+    def _whole_log(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The whole log as of ``state``: its own entries, after the ones this connection
+        holds unless it starts over (``log_from`` 0). A gap or an overlap is a failure."""
+        log_from, entries = state["log_from"], state["view"]["log"]
+        if log_from != 0:
+            held = self.log
+            assert held is not None and log_from == len(held), (
+                f"log_from {log_from}, but the client holds {None if held is None else len(held)}"
+                " entries"
+            )
+            entries = [*held, *entries]
+        self.log = entries
+        return entries
 
     async def wait_for(
         self, kind: str, where: Callable[[dict[str, Any]], bool] = lambda _: True

@@ -8,14 +8,16 @@ import asyncio
 import json
 from typing import Any
 
+import engine
 from app.metrics import Metrics
-from app.rooms import lobby
+from app.rooms import lobby, play
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
 from app.ws.connection import CLOSE_TRY_AGAIN, Connection
 from app.ws.protocol import SEND_NOW
 from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
+from tests.app.tables import people, started_room
 
 
 class StuckSocket:
@@ -243,3 +245,44 @@ async def test_a_connection_whose_transport_stays_full_is_dropped() -> None:
         await asyncio.sleep(0)
     await asyncio.wait_for(serving, 5)
     assert connection.dropped and socket.closed_with == CLOSE_TRY_AGAIN
+
+
+def _played(room: Room, moves: int) -> list[Room]:
+    """``room`` and the rooms after each of its next ``moves`` moves, a version apart."""
+    rooms = [room]
+    for _ in range(moves):
+        action = engine.legal_actions(room.engine_state())[0]
+        room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
+        room.version += 1
+        rooms.append(room)
+    return rooms
+
+
+async def test_a_resync_sends_the_room_and_the_whole_log_even_when_a_commit_comes_first() -> None:
+    first = started_room(people(2), seed=3)
+    first.options.spectators = True
+    first.version = 1
+    rooms = _played(first, 3)
+    socket = ReadingSocket()
+    connection, serving = _served(socket, rooms[0])
+    connection.deliver(Snapshot(rooms[1]))
+    await asyncio.wait_for(socket.wait_for(3), 5)  # room, state, state
+    states = [json.loads(text) for text in socket.sent if '"type":"state"' in text]
+    assert [s["log_from"] for s in states] == [0, len(states[0]["view"]["log"])]
+
+    async def load(code: str) -> Room:
+        # A commit is fanned out while the room is read for the resync: it goes whole.
+        connection.deliver(Snapshot(rooms[2]))
+        return rooms[2]
+
+    connection._service.load = load  # type: ignore[method-assign]
+    await connection._handle('{"type": "resync"}')
+    connection.deliver(Snapshot(rooms[3]))
+    await asyncio.wait_for(socket.wait_for(6), 5)
+    after = [json.loads(text) for text in socket.sent[3:]]
+    assert [m["type"] for m in after] == ["room", "state", "state"]
+    whole, delta = after[1], after[2]
+    assert (whole["version"], whole["log_from"]) == (rooms[2].version, 0)
+    assert whole["view"]["log"] == json.loads(rooms[2].game.log if rooms[2].game else "")
+    assert (delta["version"], delta["log_from"]) == (rooms[3].version, len(whole["view"]["log"]))
+    serving.cancel()

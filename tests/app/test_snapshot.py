@@ -1,18 +1,23 @@
 """A snapshot's texts are exactly its messages: the shared part of the views is spliced in,
-and the room summary is sent again exactly when what it shows changed."""
+each carries the log entries after those its connection sent, and the room summary is sent
+again exactly when what it shows changed."""
 
 from __future__ import annotations
 
 import json
 import random
+import statistics
 from typing import Any
 
+import pytest
+
 import engine
+import engine.ai
 from app.rooms import play
 from app.rooms.lobby import engine_config
 from app.rooms.model import Room, Seat, room_of_text, room_text
 from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
-from app.ws.snapshot import Snapshot
+from app.ws.snapshot import LogMark, Snapshot
 from tests.app.tables import people, started_room
 
 
@@ -35,11 +40,14 @@ def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> 
                 snapshot = Snapshot(room)
                 state = room.engine_state()
                 for seat in [None, *range(seats)]:
-                    text = snapshot.state_text(seat)
+                    rendered = snapshot.state_text(seat)
                     message = snapshot.state_message(seat)
-                    assert text is not None and message is not None
+                    assert rendered is not None and message is not None
+                    text, mark = rendered
                     sent = json.loads(text)
                     assert sent == json.loads(json.dumps(message))
+                    assert sent["log_from"] == 0
+                    assert mark.entries == len(engine.log_entries(full))
                     assert sent["view"] == json.loads(json.dumps(engine.view_for(full, seat)))
                     assert sent["view"] == json.loads(json.dumps(room.view_for(seat)))
                     assert sent["view"]["seat"] == seat
@@ -53,6 +61,99 @@ def test_every_seats_text_is_its_state_message_and_shows_only_its_own_hand() -> 
             room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
             room.version += 1
             full = engine.apply_action(full, action)
+
+
+def _joined(held: list[Any] | None, sent: dict[str, Any]) -> list[Any]:
+    """The whole log a client holds after ``sent``: the entries it held up to ``log_from``,
+    then the ones ``sent`` carries (it must hold exactly ``log_from`` of them)."""
+    if sent["log_from"] == 0:
+        return list(sent["view"]["log"])
+    assert held is not None and len(held) == sent["log_from"]
+    return [*held, *sent["view"]["log"]]
+
+
+def test_later_states_carry_only_the_entries_after_those_sent_and_join_to_the_whole_log() -> None:
+    for seats, seed in ((2, 21), (4, 22), (6, 23)):
+        room, rng = _started(seats, seed), random.Random(seed)
+        names = [seat.name for seat in room.seats if seat is not None]
+        full = engine.new_game(engine_config(room.options, players=seats, seed=seed, names=names))
+        # For each seat and a spectator, a connection that is sent every version, and one
+        # sent every third (a connection misses versions committed while its hub read one).
+        marks: dict[tuple[int | None, int], LogMark | None] = {}
+        held: dict[tuple[int | None, int], list[Any]] = {}
+        for move in range(200):
+            # Every other time as another process reads it: from the store's text.
+            room = room_of_text(room_text(room)) if move % 2 else room
+            versions = [room]
+            if move % 5 == 0:
+                # Then a change that adds nothing to the log (someone left, say).
+                room = room.clone()
+                room.version += 1
+                versions.append(room)
+            for shown in versions:
+                snapshot = Snapshot(shown)
+                for seat in [None, *range(seats)]:
+                    whole = snapshot.state_message(seat)
+                    assert whole is not None
+                    for every in (1, 3):
+                        if move % every:
+                            continue
+                        mark = marks.get((seat, every))
+                        rendered = snapshot.state_text(seat, mark)
+                        assert rendered is not None
+                        text, marks[seat, every] = rendered
+                        sent = json.loads(text)
+                        if mark is None:
+                            assert sent["log_from"] == 0
+                        else:
+                            assert sent["log_from"] == mark.entries > 0
+                            new = len(whole["view"]["log"]) - mark.entries
+                            assert len(sent["view"]["log"]) == new
+                            assert (new == 0) == (shown is not versions[0])
+                        log = held[seat, every] = _joined(held.get((seat, every)), sent)
+                        assert log == engine.log_entries(full)
+                        # Joined, it is the whole state: the view is complete but its log.
+                        joined = {**sent, "view": {**sent["view"], "log": log}, "log_from": 0}
+                        assert joined == json.loads(json.dumps(whole))
+                        assert marks[seat, every] == snapshot.log_mark()
+            if room.status != "playing":
+                break
+            legal = engine.legal_actions(room.engine_state())
+            action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
+            room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
+            room.version += 1
+            full = engine.apply_action(full, action)
+        assert room.status == "finished", "the game was played to its end"
+
+
+def test_a_new_game_in_the_room_sends_its_log_whole() -> None:
+    room, rng = _started(3, 31), random.Random(31)
+    marks: dict[int | None, LogMark | None] = {}
+    while room.status == "playing":
+        snapshot = Snapshot(room)
+        for seat in (None, 0, 1, 2):
+            rendered = snapshot.state_text(seat, marks.get(seat))
+            assert rendered is not None
+            marks[seat] = rendered[1]
+        legal = engine.legal_actions(room.engine_state())
+        action = rng.choice([a for a in legal if a["type"] != "concede"] or legal)
+        room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
+        room.version += 1
+    rematch = play.start(room, seed=32, game_id="g2", now=3.0)
+    rematch.version = room.version + 1
+    assert rematch.game is not None
+    for seat in (None, 0, 1, 2):
+        mark = marks[seat]
+        assert mark is not None and mark.entries > len(json.loads(rematch.game.log))
+        rendered = Snapshot(rematch).state_text(seat, mark)
+        assert rendered is not None
+        sent = json.loads(rendered[0])
+        assert sent["log_from"] == 0
+        assert sent["view"]["log"] == json.loads(rematch.game.log) != []
+        # A mark of a game with as many entries as the new one is no more its log.
+        same_length = LogMark("g", rendered[1].entries, rendered[1].end)
+        again = Snapshot(rematch).state_text(seat, same_length)
+        assert again is not None and json.loads(again[0])["log_from"] == 0
 
 
 def _summary_text(room: Room) -> str:
@@ -146,8 +247,54 @@ def test_a_state_carries_the_ref_only_to_the_seat_whose_act_made_it() -> None:
         room.version += 1  # as the commit does: the version the ref was remembered with
         snapshot = Snapshot(room)
         for seat in [None, *range(4)]:
-            sent = json.loads(snapshot.state_text(seat) or "null")
+            rendered = snapshot.state_text(seat)
+            assert rendered is not None
+            sent = json.loads(rendered[0])
             expected = ref if seat == action["seat"] else None
             assert sent["ref"] == expected, (move, seat)
         if room.status != "playing":
             break
+
+
+def _state_sizes_after_move_20(seed: int) -> tuple[list[int], list[int]]:
+    """A 4-player game the Easy AI plays for every seat, each seat and a spectator sent
+    every version: the sizes of their states after move 20, and of the logs in them."""
+    room, rng = _started(4, seed), random.Random(seed)
+    easy = engine.ai.player("easy")
+    marks: dict[int | None, LogMark | None] = {}
+    states: list[int] = []
+    logs: list[int] = []
+    for move in range(400):
+        snapshot = Snapshot(room)
+        for seat in (None, 0, 1, 2, 3):
+            rendered = snapshot.state_text(seat, marks.get(seat))
+            assert rendered is not None
+            text, marks[seat] = rendered
+            if move > 20:
+                states.append(len(text))
+                logs.append(len(json.dumps(json.loads(text)["view"]["log"], separators=(",", ":"))))
+        if room.status != "playing":
+            break
+        seat = room.engine_state().to_act()[0]
+        action = easy.decide(room.view_for(seat), rng)
+        room = play.apply(room, seat=seat, action=action, now=2.0, mover="ai")
+        room.version += 1
+    assert room.status == "finished" and len(states) > 100
+    return states, logs
+
+
+def test_a_4_player_state_after_move_20_carries_a_few_hundred_bytes_of_log() -> None:
+    for seed in (41, 42):
+        _, logs = _state_sizes_after_move_20(seed)
+        assert statistics.median(logs) <= 512, seed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Issue 23's 1.5 KB: without its log a state is still about 5 KB at the median "
+    "after move 20 (4.5 KB a spectator's): the players' stacks alone are 3.5 KB and the "
+    "blocked actions 0.7 KB, and a state stays a complete view but for its log.",
+)
+def test_a_4_player_state_after_move_20_is_at_most_1_5_kb_at_the_median() -> None:
+    states, _ = _state_sizes_after_move_20(43)
+    assert statistics.median(states) <= 1536

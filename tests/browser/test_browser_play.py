@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import httpx
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocket, WebSocketRoute, expect
 
 from tests.browser.harness import (
     OpenPage,
@@ -19,6 +20,9 @@ from tests.browser.harness import (
 )
 from tests.browser.server import DUEL_ROOM
 
+LOG_SHOWN = 60
+"""The log lines the table shows (``static/js/room.js``)."""
+
 
 def test_one_person_plays_a_whole_game_against_three_ai(
     open_page: OpenPage, server: Server
@@ -29,6 +33,17 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     )
     assert listed.status_code == 201, listed.text
     page = open_page()
+    states: list[dict[str, Any]] = []  # every state the server sent the page
+
+    def watch(ws: WebSocket) -> None:
+        def note(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message["type"] == "state":
+                states.append(message)
+
+        ws.on("framereceived", note)
+
+    page.on("websocket", watch)
     page.goto(server.url)
     expect(page.get_by_role("link", name="Friday night stash")).to_be_visible()
     screenshot(page, "lobby")
@@ -45,6 +60,18 @@ def test_one_person_plays_a_whole_game_against_three_ai(
     expect(chart).to_be_visible()
     expect(chart.locator("polyline")).to_have_count(4)
     screenshot(page, "game-over", full_page=False)
+
+    # The log panel shows the game's log, newest first, though after the first state each
+    # state brought only the entries new since the one before.
+    replay_link = page.get_by_role("link", name="Watch the replay").get_attribute("href")
+    game = httpx.get(f"{server.url}/api{replay_link}").json()
+    whole_log = [entry["text"] for step in game["replay"] for entry in step["log"]]
+    shown = page.locator(".log-lines li")
+    expect(shown).to_have_count(min(len(whole_log), LOG_SHOWN))
+    assert shown.all_inner_texts() == whole_log[::-1][:LOG_SHOWN]
+    assert states[0]["log_from"] == 0
+    assert all(state["log_from"] > 0 for state in states[1:]) and len(states) > 20
+    assert sum(len(state["view"]["log"]) for state in states) == len(whole_log)
 
     page.get_by_role("link", name="Watch the replay").click()
     expect(page.get_by_role("heading", name="Replay")).to_be_visible()
@@ -212,3 +239,46 @@ def test_a_dropped_connection_reconnects_by_itself_and_never_shows_an_older_stat
     expect(bea.locator(".chat")).to_contain_text("after the old state")
     expect(bea.get_by_test_id("turn-status")).to_have_text("Your turn.")
     assert hand_ids(bea) == hand
+
+
+def test_a_state_lost_on_the_way_makes_the_page_ask_for_the_whole_log_again(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    bea = open_page()
+    lost: list[str] = []  # the one state kept from Bea
+    asked: list[str] = []  # what Bea's page sent the server
+    losing = False
+
+    def route(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if losing and not lost and json.loads(message)["type"] == "state":
+                lost.append(str(message))
+                return
+            ws.send(message)
+
+        def from_page(message: str | bytes) -> None:
+            asked.append(str(message))
+            to_server.send(message)
+
+        to_server.on_message(to_page)
+        ws.on_message(from_page)
+
+    bea.route_web_socket(re.compile(r"/ws/"), route)
+    start_duel(ann, bea, server)
+
+    losing = True
+    ann.get_by_role("button", name="Discard", exact=True).click()
+    ann.get_by_role("button", name="Discard Jewelry").click()
+    ann.get_by_role("button", name="End your turn").click()
+    expect(bea.get_by_test_id("turn-status")).to_have_text("Your turn.")
+    # The state after the discard never came: the next one's entries did not follow the log
+    # Bea held, so the page asked for the whole state, and shows the whole log.
+    assert lost and json.loads(lost[0])["log_from"] > 0
+    assert [m for m in asked if json.loads(m)["type"] == "resync"] == ['{"type":"resync"}']
+    expect(bea.locator(".log")).to_contain_text("Ann discards a Jewelry.")
+    expect(bea.locator(".log-lines li")).to_have_text(
+        ann.locator(".log-lines li").all_inner_texts()
+    )
