@@ -5,8 +5,9 @@ Sets up ``--rooms`` rooms of ``--seats`` seats on ``--processes`` game server pr
 one store (rooms in Redis), connects every seat, then plays open loop: each room's seat to act
 sends a random legal action every ``1 / rate`` seconds (a tick whose previous action has not
 come back yet is counted as missed, not queued). Each room's seats all go to one process, chosen
-by consistent hashing on the room code as the proxy of ``deploy/`` does; with ``--spread`` they
-are dealt over the processes instead (the worst case, no affinity). The bare server (one
+by consistent hashing on the room code, the affinity a proxy gives (nginx's ``hash …
+consistent``); with ``--spread`` they are dealt over the processes instead (the worst case, no
+affinity). The bare server (one
 process) gets the same swarm, its views padded to the game server's size. Each rate is played
 ``--repeats`` times per server, the two taking turns. Per rate it reports medians of
 actions/s, views/s and server CPU per action (summed over the game processes), p50/p99
