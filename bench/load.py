@@ -705,8 +705,8 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
                 await connect_seats(target, args)
                 try:
                     yield target
-                finally:
                     target.room_memory = room_memory(backing, prefix, rooms, memory_before)
+                finally:
                     await target.swarm.close()
         finally:
             for process in processes:
