@@ -7,17 +7,16 @@ sends a random legal action every ``1 / rate`` seconds (a tick whose previous ac
 come back yet is counted as missed, not queued). Each room's seats all go to one process, chosen
 by consistent hashing on the room code, the affinity a proxy gives (nginx's ``hash …
 consistent``); with ``--spread`` they are dealt over the processes instead (the worst case, no
-affinity). The bare server (one
-process) gets the same swarm, its views padded to the game server's size. Each rate is played
-``--repeats`` times per server, the two taking turns. Per rate it reports medians of
-actions/s, views/s and server CPU per action (summed over the game processes), p50/p99
-action-to-view latency (from sending to the actor seeing the new version) over all the rate's
-actions, and the ratio of CPU per action; per game process, the commit announcements it heard
-against the moves of the rooms it serves; bytes of ``state`` per move and seat, and the median
-``state`` after move 20 of a game; Redis commands and bytes per move (from each node's ``INFO``);
-after connecting, each server's memory per idle connection, and at the end a mid-game room's
-memory in Redis. With ``--find-p99 MS`` it then looks for the game server's fastest rate that it
-keeps up with at a p99 within MS.
+affinity). The bare server (one process) gets the same swarm, its views padded to the game
+server's size. Each rate is played ``--repeats`` times per server, the two taking turns. Per
+rate it reports medians of actions/s, views/s and server CPU per action (summed over the game
+processes), p50/p99 action-to-view latency (from sending to the actor seeing the new version)
+over all the rate's actions, and the ratio of CPU per action; per game process, the commit
+announcements it heard against the moves of the rooms it serves; bytes of ``state`` per move and
+seat, and the median ``state`` after move 20 of a game; Redis commands and bytes per move (from
+each node's ``INFO``); after connecting, each server's memory per idle connection, and at the
+end a mid-game room's memory in Redis. With ``--find-p99 MS`` it then looks for the game
+server's fastest rate that it keeps up with at a p99 within MS.
 
 The servers are pinned to one core, this generator to the other, with a Redis of the run's own
 (``redis-server`` on a free port, nothing saved) on the generator's core: left to float, the

@@ -10,7 +10,9 @@ serving the room would. Each connection keeps ``--depth`` moves in flight; with
 ``--wait-replicas`` each commit is followed by ``WAIT`` on its connection, as the store sends
 it. Reported: moves per second, the primary's share of its core, and its CPU per move (from
 ``INFO``); a primary at its whole core is saturated, and below it the CPU per move bounds what
-it could do. Loopback only, bounded in seconds; stops its cluster itself::
+it could do. It takes the scripts, key names and bucket layout from ``app/store/redis.py``
+itself (names private to that module), so that it measures what the server sends and fails at
+once when they change. Loopback only, bounded in seconds; stops its cluster itself::
 
     python bench/shard.py --seconds 10 --data-bytes 8000
     python bench/shard.py --seconds 10 --data-bytes 8000 --wait-replicas 1
