@@ -1,29 +1,40 @@
 """Load: a swarm of WebSocket seats playing many rooms at once, against the game server and
 against a bare fan-out server (``bench/bare.py``) in the same run.
 
-Sets up ``--rooms`` rooms of ``--seats`` seats on one server process (rooms in Redis), connects
-every seat, then plays open loop: each room's seat to act sends a random legal action every
-``1 / rate`` seconds (a tick whose previous action has not come back yet is counted as missed,
-not queued). The bare server gets the same swarm, its views padded to the game server's size.
-Each rate is played ``--repeats`` times per server, the two taking turns. Per rate it reports
-medians of actions/s, views/s and server CPU per action, p50/p99 action-to-view latency (from
-sending to the actor seeing the new version) over all the rate's actions, and the ratio of
-CPU per action; after connecting, each server's memory per idle connection. With
-``--find-p99 MS`` it then looks for the game server's fastest rate that it keeps up with at a
-p99 within MS. Both servers are pinned to one core, this generator to the other, with a Redis
-of the run's own (``redis-server`` on a free port, nothing saved): left to float, the machine's
-Redis was woken on the server's core by each commit and took turns with it there, and that
-waiting showed as the server's latency. ``CASH_STASH_BENCH_REDIS_URL`` names another Redis
-instead (not pinned). Loopback only; bounded in rooms, seconds and repeats; stops its servers
-itself::
+Sets up ``--rooms`` rooms of ``--seats`` seats on ``--processes`` game server processes sharing
+one store (rooms in Redis), connects every seat, then plays open loop: each room's seat to act
+sends a random legal action every ``1 / rate`` seconds (a tick whose previous action has not
+come back yet is counted as missed, not queued). Each room's seats all go to one process, chosen
+by consistent hashing on the room code, the affinity a proxy gives (nginx's ``hash …
+consistent``); with ``--spread`` they are dealt over the processes instead (the worst case, no
+affinity). The bare server (one process) gets the same swarm, its views padded to the game
+server's size. Each rate is played ``--repeats`` times per server, the two taking turns. Per
+rate it reports medians of actions/s, views/s and server CPU per action (summed over the game
+processes), p50/p99 action-to-view latency (from sending to the actor seeing the new version)
+over all the rate's actions, and the ratio of CPU per action; per game process, the commit
+announcements it heard against the moves of the rooms it serves; bytes of ``state`` per move and
+seat, and the median ``state`` after move 20 of a game; Redis commands and bytes per move (from
+each node's ``INFO``); after connecting, each server's memory per idle connection, and at the
+end a mid-game room's memory in Redis. With ``--find-p99 MS`` it then looks for the game
+server's fastest rate that it keeps up with at a p99 within MS.
+
+The servers are pinned to one core, this generator to the other, with a Redis of the run's own
+(``redis-server`` on a free port, nothing saved) on the generator's core: left to float, the
+machine's Redis was woken on the server's core by each commit and took turns with it there, and
+that waiting showed as the server's latency. ``--cluster`` starts a local Redis Cluster instead
+(three primaries with a replica each, ``tests/redis_cluster.py``), its six nodes on the
+generator's core too. ``CASH_STASH_BENCH_REDIS_URL`` names another single Redis instead (not
+pinned). Loopback only; bounded in rooms, seconds and repeats; stops its servers itself::
 
     python bench/load.py --rooms 250 --seats 4 --rates 0.5,1,2 --seconds 10 --repeats 3
+    python bench/load.py --rooms 250 --rates 1 --processes 2 --cluster --wait-replicas 1
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import gc
 import os
@@ -38,7 +49,8 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterable, Iterator
+import zlib
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,17 +58,24 @@ from typing import Any
 
 import httpx
 import orjson
+import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL")
 """A Redis to use instead of the run's own."""
 BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
 TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 MAX_ROOMS = 2000
 MAX_SECONDS = 120.0
 MAX_REPEATS = 9
+MAX_PROCESSES = 8
+LATE_MOVE = 20
+"""The move of a game after which ``state`` sizes are collected for their median."""
+RING_POINTS = 160
+"""Points per process on the hash ring (as nginx's ``hash … consistent``, ketama's 160)."""
 SEARCH_GROWTH = 1.25
 """How much faster each step of ``--find-p99`` plays than the last, until one misses."""
 SEARCH_MAX_RATE = 20.0
@@ -79,6 +98,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)
     """When each action of ``latencies`` was sent (``time.perf_counter``)."""
+    late_sizes: list[int] = field(default_factory=list)
+    """Bytes of each ``state`` received in a room past move ``LATE_MOVE`` of its game."""
 
 
 HEAD = re.compile(r'\{"type":\s*"(\w+)"(?:,\s*"version":\s*(\d+))?')
@@ -90,6 +111,8 @@ HEAD = re.compile(r'\{"type":\s*"(\w+)"(?:,\s*"version":\s*(\d+))?')
 class Seat:
     index: int
     token: str | None = None
+    process: int = 0
+    """The game server process this seat connects to."""
     ws: ClientConnection | None = None
     version: int = 0
     """The version of the last ``state`` this seat received (0: none yet)."""
@@ -113,11 +136,24 @@ class Room:
     pending: tuple[int, float, int] | None = None
     """The version an action was sent on, when, and by which seat."""
     rematching: bool = False
+    moves: int = 0
+    """Actions whose view came back, over the run."""
+    game_moves: int = 0
+    """Of those, the ones in the game now being played."""
+
+    @property
+    def processes(self) -> set[int]:
+        """The processes serving this room's seats."""
+        return {seat.process for seat in self.seats}
 
 
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def cpu_of(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
 
 
 def rss_bytes(pid: int) -> int:
@@ -127,9 +163,15 @@ def rss_bytes(pid: int) -> int:
 class Swarm:
     """The clients of every room, and what they saw."""
 
-    def __init__(self, base: str, ws_url: Any, rooms: list[Room]) -> None:
-        self.base = base
+    def __init__(
+        self,
+        ws_url: Callable[[Room, Seat], str],
+        rooms: list[Room],
+        rest: Callable[[Room], httpx.AsyncClient] | None = None,
+    ) -> None:
         self.ws_url = ws_url
+        self.rest = rest
+        """The REST API serving a room (its rematches); None for the bare server."""
         self.rooms = rooms
         self.stats = Stats()
         self._readers: list[asyncio.Task[None]] = []
@@ -166,12 +208,16 @@ class Swarm:
             version = int(head.group(2))
             self.stats.views += 1
             self.stats.view_bytes += len(raw)
+            if room.game_moves >= LATE_MOVE:
+                self.stats.late_sizes.append(len(raw))
             seat.version, seat.raw = version, raw
             pending = room.pending
             if pending and seat.index == pending[2] and version > pending[0]:
                 self.stats.latencies.append(time.perf_counter() - pending[1])
                 self.stats.sent_at.append(pending[1])
                 room.pending = None
+                room.moves += 1
+                room.game_moves += 1
 
     async def ready(self) -> None:
         """Wait (bounded) until every seat has had its first state."""
@@ -190,14 +236,12 @@ class Swarm:
                 return
             await asyncio.sleep(0.002)
 
-    async def drive(self, rate: float, seconds: float, http: httpx.AsyncClient | None) -> None:
+    async def drive(self, rate: float, seconds: float) -> None:
         loop = asyncio.get_running_loop()
         until = loop.time() + seconds
-        await asyncio.gather(*(self._drive(room, rate, until, http) for room in self.rooms))
+        await asyncio.gather(*(self._drive(room, rate, until) for room in self.rooms))
 
-    async def _drive(
-        self, room: Room, rate: float, until: float, http: httpx.AsyncClient | None
-    ) -> None:
+    async def _drive(self, room: Room, rate: float, until: float) -> None:
         loop = asyncio.get_running_loop()
         rng = random.Random(room.code)
         tick = loop.time() + rng.random() / rate
@@ -208,11 +252,12 @@ class Swarm:
                 self.stats.missed += 1
                 continue
             latest = max(room.seats, key=lambda seat: seat.version).state()
-            if latest["view"]["over"] and http is not None:
+            if latest["view"]["over"] and self.rest is not None:
                 room.rematching = True
                 auth = {"Authorization": f"Bearer {room.host_token}"}
-                await http.post(f"/api/rooms/{room.code}/rematch", headers=auth)
+                await self.rest(room).post(f"/api/rooms/{room.code}/rematch", headers=auth)
                 self.stats.rematches += 1
+                room.game_moves = 0
                 room.rematching = False
                 continue
             actor = room.seats[latest["view"]["to_act"][0]]
@@ -266,21 +311,126 @@ class Step:
     """Connections the server dropped as too slow (its queue-drop counter) during the step."""
     conflicts: float = 0.0
     """Commits the server lost to a moved version during the step."""
+    bytes_per_move_per_seat: float = 0.0
+    """Bytes of ``state`` the swarm received per move and seat."""
+    processes: list[ProcessStep] = field(default_factory=list)
+    """Each game server process's part (none for the bare server)."""
+    redis: RedisStep | None = None
+    late_sizes: list[int] = field(default_factory=list)
+    """Bytes of each ``state`` past move ``LATE_MOVE`` of its game."""
 
 
-COUNTERS = ("cash_stash_queue_drops_total", "cash_stash_commit_conflicts_total")
+@dataclass
+class ProcessStep:
+    """One game server process during a step."""
+
+    heard_per_second: float
+    """Commit announcements it heard on its rooms' channels (its own commits' included)."""
+    served_moves_per_second: float
+    """Moves made in the rooms it holds a connection to (the swarm's count)."""
+    all_moves_per_second: float
+    committed_per_second: float
+    """Actions it committed itself."""
+    cpu_share: float
+    rooms: int
+    """Rooms it holds a connection to."""
 
 
-async def server_counters(http: httpx.AsyncClient | None) -> dict[str, float]:
-    """The game server's own counters (none for the bare server)."""
-    if http is None:
-        return {}
-    text = (await http.get("/metrics")).text
+COUNTERS = (
+    "cash_stash_queue_drops_total",
+    "cash_stash_commit_conflicts_total",
+    'cash_stash_room_events_total{kind="commit"}',
+    'cash_stash_room_events_total{kind="message"}',
+    'cash_stash_room_events_total{kind="resync"}',
+    'cash_stash_actions_total{mover="player"}',
+)
+HEARD, COMMITTED = COUNTERS[2], COUNTERS[5]
+METRICS_TOKEN = uuid.uuid4().hex
+"""The game server's ``/metrics`` answers only this run's bearer of it."""
+
+
+async def process_counters(http: httpx.AsyncClient) -> dict[str, float]:
+    """One process's counters; an answer other than 200 stops the run (counters silently
+    missing would read as zeros)."""
+    answer = await http.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    answer.raise_for_status()
+    text = answer.text
     return {
         name: float(value)
-        for name, _, value in (line.partition(" ") for line in text.splitlines())
+        for name, _, value in (line.rpartition(" ") for line in text.splitlines())
         if name in COUNTERS
     }
+
+
+IGNORED_COMMANDS = {"info", "ping", "cluster", "client", "hello", "command", "config", "memory"}
+"""Commands that are the benchmark's or the client's housekeeping, not the game's."""
+
+
+@dataclass
+class RedisStep:
+    """What the Redis nodes did during a step, per move (primaries only, but ``replicated``)."""
+
+    commands: dict[str, float]
+    """Calls per move by command, those made inside scripts included (as Redis counts them)."""
+    bytes_in: float
+    """Bytes per move from clients (replication excluded)."""
+    bytes_out: float
+    """Bytes per move to clients, announcements to subscribers included."""
+    replicated: float
+    """Bytes per move sent by primaries to their replicas."""
+    cpu_share: float
+    """Of a core, all the nodes together (replicas included)."""
+
+
+def redis_counters(urls: list[str]) -> list[dict[str, Any]]:
+    """``INFO`` of every node (its role, command counts, bytes and CPU)."""
+    counters = []
+    for url in urls:
+        with redis.Redis.from_url(url, decode_responses=True) as client:
+            info = client.info("all")
+        counters.append(
+            {
+                "primary": info["role"] == "master",
+                "commands": {
+                    name.removeprefix("cmdstat_"): int(value["calls"])
+                    for name, value in info.items()
+                    if name.startswith("cmdstat_")
+                    and name.removeprefix("cmdstat_").split("|")[0] not in IGNORED_COMMANDS
+                },
+                # Redis counts replication in its totals too: taken out, it is shown apart.
+                "in": int(info["total_net_input_bytes"])
+                - int(info.get("total_net_repl_input_bytes", 0)),
+                "out": int(info["total_net_output_bytes"])
+                - int(info.get("total_net_repl_output_bytes", 0)),
+                "replicated": int(info.get("total_net_repl_output_bytes", 0)),
+                "cpu": float(info["used_cpu_sys"]) + float(info["used_cpu_user"]),
+            }
+        )
+    return counters
+
+
+def redis_step(
+    before: list[dict[str, Any]], after: list[dict[str, Any]], moves: int, elapsed: float
+) -> RedisStep:
+    per_move = 1 / max(moves, 1)
+    commands: dict[str, float] = {}
+    bytes_in = bytes_out = replicated = cpu = 0.0
+    for old, new in zip(before, after, strict=True):
+        cpu += new["cpu"] - old["cpu"]
+        if not new["primary"]:
+            continue
+        for name, calls in new["commands"].items():
+            commands[name] = commands.get(name, 0.0) + (calls - old["commands"].get(name, 0))
+        bytes_in += new["in"] - old["in"]
+        bytes_out += new["out"] - old["out"]
+        replicated += new["replicated"] - old["replicated"]
+    return RedisStep(
+        commands={name: calls * per_move for name, calls in commands.items() if calls},
+        bytes_in=bytes_in * per_move,
+        bytes_out=bytes_out * per_move,
+        replicated=replicated * per_move,
+        cpu_share=cpu / elapsed,
+    )
 
 
 @dataclass
@@ -289,10 +439,15 @@ class Target:
 
     name: str
     swarm: Swarm
-    pid: int
-    http: httpx.AsyncClient | None
-    """The game server's REST API (rematches, counters); None for the bare server."""
+    pids: list[int]
+    """Its processes (the game server may have several; the bare server has one)."""
+    http: list[httpx.AsyncClient] = field(default_factory=list)
+    """Each game server process's REST API (counters); empty for the bare server."""
+    redis_nodes: list[str] = field(default_factory=list)
+    """The game server's Redis nodes, to read their counters; empty for the bare server."""
     idle_bytes_per_connection: float = 0.0
+    room_memory: dict[str, float] = field(default_factory=dict)
+    """A mid-game room's memory in Redis (``room_memory``); the game server's only."""
     steps: list[Step] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
     """CSV rows: server, offered rate, send time in the step (s), latency (ms)."""
@@ -304,46 +459,77 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
     offered = rate * len(swarm.rooms)
     progress(f"{target.name}: {offered:.0f} actions/s offered for {seconds:.0f} s")
     before = (stats.views, stats.view_bytes, len(stats.latencies), stats.missed, stats.closed)
-    counters = await server_counters(target.http)
+    late_before = len(stats.late_sizes)
+    moves_before = [room.moves for room in swarm.rooms]
+    counters = await asyncio.gather(*(process_counters(http) for http in target.http))
+    nodes_before = redis_counters(target.redis_nodes)
     # The generator's own collections (up to 0.9 s over 4,000 client connections) would
     # show as the server's latency: collect now, and not during the step.
     gc.collect()
     gc.freeze()
     gc.disable()
     try:
-        cpu_before, generator_before = cpu_seconds(target.pid), time.process_time()
+        cpu_before = [cpu_seconds(pid) for pid in target.pids]
+        generator_before = time.process_time()
         started, started_clock = time.monotonic(), time.perf_counter()
-        await swarm.drive(rate, seconds, target.http)
+        await swarm.drive(rate, seconds)
         elapsed = time.monotonic() - started
-        # Still without collections: taken at once (and ``server_counters`` with them), they
+        # Still without collections: taken at once (and the counters with them), they
         # held up the last actions' views for up to 0.4 s and showed in the server's p99.
         await swarm.settle()
-        cpu = cpu_seconds(target.pid) - cpu_before
+        cpu = [cpu_seconds(pid) - used for pid, used in zip(target.pids, cpu_before, strict=True)]
         generator = time.process_time() - generator_before
     finally:
         gc.enable()
-    change = {
-        name: value - counters[name] for name, value in (await server_counters(target.http)).items()
-    }
+    nodes_after = redis_counters(target.redis_nodes)
+    counters_after = await asyncio.gather(*(process_counters(http) for http in target.http))
+    change = [
+        {name: value - old.get(name, 0.0) for name, value in new.items()}
+        for old, new in zip(counters, counters_after, strict=True)
+    ]
     latencies = stats.latencies[before[2] :]
     target.trace.extend(
         f"{target.name},{offered:.0f},{sent - started_clock:.3f},{1000 * latency:.1f}"
         for sent, latency in zip(stats.sent_at[before[2] :], latencies, strict=True)
     )
     views = stats.views - before[0]
+    moves = len(latencies)
+    room_moves = [room.moves - old for room, old in zip(swarm.rooms, moves_before, strict=True)]
+    processes = [
+        ProcessStep(
+            heard_per_second=change[number].get(HEARD, 0.0) / elapsed,
+            served_moves_per_second=sum(
+                made
+                for room, made in zip(swarm.rooms, room_moves, strict=True)
+                if number in room.processes
+            )
+            / elapsed,
+            all_moves_per_second=moves / elapsed,
+            committed_per_second=change[number].get(COMMITTED, 0.0) / elapsed,
+            cpu_share=cpu[number] / elapsed,
+            rooms=sum(1 for room in swarm.rooms if number in room.processes),
+        )
+        for number in range(len(target.http))
+    ]
     measured = Step(
         rate=offered,
-        actions_per_second=len(latencies) / elapsed,
+        actions_per_second=moves / elapsed,
         views_per_second=views / elapsed,
         view_bytes=(stats.view_bytes - before[1]) / max(views, 1),
         latencies=sorted(latencies),
-        cpu_per_action_ms=1000 * cpu / max(len(latencies), 1),
-        cpu_share=cpu / elapsed,
+        cpu_per_action_ms=1000 * sum(cpu) / max(moves, 1),
+        cpu_share=sum(cpu) / elapsed,
         generator_share=generator / elapsed,
         missed=stats.missed - before[3],
         closed=stats.closed - before[4],
-        dropped=change.get(COUNTERS[0], 0.0),
-        conflicts=change.get(COUNTERS[1], 0.0),
+        dropped=sum(each.get(COUNTERS[0], 0.0) for each in change),
+        conflicts=sum(each.get(COUNTERS[1], 0.0) for each in change),
+        bytes_per_move_per_seat=(stats.view_bytes - before[1])
+        / max(moves, 1)
+        / len(swarm.rooms[0].seats),
+        processes=processes,
+        redis=redis_step(nodes_before, nodes_after, moves, elapsed) if nodes_before else None,
+        late_sizes=stats.late_sizes[late_before:],
     )
     # Let the last actions come back before the next step.
     await asyncio.sleep(1)
@@ -407,26 +593,49 @@ async def start_games(base: str, rooms: list[Room]) -> None:
 
 async def connect_seats(target: Target, args: argparse.Namespace) -> None:
     """Connect every seat and measure the server's memory per idle connection."""
-    idle_before = rss_bytes(target.pid)
+    idle_before = sum(rss_bytes(pid) for pid in target.pids)
     progress(f"{target.name}: connecting {args.rooms * args.seats} seats")
     await target.swarm.connect_all()
     await target.swarm.ready()
     await asyncio.sleep(2)
-    target.idle_bytes_per_connection = (rss_bytes(target.pid) - idle_before) / (
-        args.rooms * args.seats
-    )
+    target.idle_bytes_per_connection = (
+        sum(rss_bytes(pid) for pid in target.pids) - idle_before
+    ) / (args.rooms * args.seats)
+
+
+class Ring:
+    """Consistent hashing of room codes onto processes, as the proxy's affinity does: each
+    process owns ``RING_POINTS`` points of a circle of CRC-32 values, and a room goes to the
+    owner of the first point at or after its code's hash, so adding a process moves only the
+    rooms that fall to it."""
+
+    def __init__(self, processes: int) -> None:
+        points = sorted(
+            (zlib.crc32(f"app{number}-{point}".encode()), number)
+            for number in range(processes)
+            for point in range(RING_POINTS)
+        )
+        self._hashes = [point for point, _ in points]
+        self._owners = [owner for _, owner in points]
+
+    def process_of(self, code: str) -> int:
+        at = bisect.bisect_left(self._hashes, zlib.crc32(code.encode())) % len(self._hashes)
+        return self._owners[at]
 
 
 @asynccontextmanager
-async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
-    """``cash-stash serve`` on Redis, pinned to the first core, with its rooms set up and
-    every seat connected; stopped (and its Redis keys deleted) afterwards."""
-    port = args.first_port
+async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterator[Target]:
+    """``--processes`` of ``cash-stash serve`` on one store, pinned to the first core, with
+    the rooms set up and every seat connected; stopped (and their Redis keys deleted)
+    afterwards."""
+    ports = [args.first_port + number for number in range(args.processes)]
     prefix = f"cash_stash_load:{uuid.uuid4().hex[:8]}:"
     env = {
         **os.environ,
-        "CASH_STASH_REDIS_URL": args.redis_url,
+        "CASH_STASH_REDIS_URL": backing.url,
         "CASH_STASH_REDIS_PREFIX": prefix,
+        "CASH_STASH_REDIS_CLUSTER": "true" if backing.cluster else "false",
+        "CASH_STASH_REDIS_WAIT_REPLICAS": str(args.wait_replicas),
         "CASH_STASH_DATABASE_URL": "sqlite+aiosqlite:///:memory:",
         "CASH_STASH_AI_WORKERS": "0",
         "CASH_STASH_JOIN_LIMIT": "1000000",
@@ -436,50 +645,94 @@ async def game_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
         "CASH_STASH_LOG_LEVEL": "warning",
+        "CASH_STASH_METRICS_TOKEN": METRICS_TOKEN,
         "CASH_STASH_WS_COMPRESSION": "true" if args.compression else "false",
     }
-    command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port", str(port)]
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryFile("w+") as log:
-        process = subprocess.Popen(command, env=env, stderr=log, text=True)  # noqa: ASYNC220
+    command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port"]
+    memory_before = redis_memory(backing)
+    with contextlib.ExitStack() as stack:
+        logs = [stack.enter_context(tempfile.TemporaryFile("w+")) for _ in ports]
+        processes: list[subprocess.Popen[str]] = []
         try:
-            _pin(process.pid, 0)
+            for port, log in zip(ports, logs, strict=True):
+                processes.append(
+                    subprocess.Popen(  # noqa: ASYNC220
+                        [*command, str(port)], env=env, stderr=log, text=True
+                    )
+                )
+                _pin(processes[-1].pid, 0)
             # Used between steps too: idle connections go before the server's keep-alive
             # (5 s) closes them, or a request may meet a connection being closed.
             limits = httpx.Limits(keepalive_expiry=2.0)
-            async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-                for _ in range(100):
-                    try:
-                        await http.get("/healthz")
-                        break
-                    except httpx.TransportError:
-                        await asyncio.sleep(0.1)
+            async with contextlib.AsyncExitStack() as clients:
+                http = [
+                    await clients.enter_async_context(
+                        httpx.AsyncClient(
+                            base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits
+                        )
+                    )
+                    for port in ports
+                ]
+                for one in http:
+                    await _wait_healthy(one)
                 progress(f"game server: creating {args.rooms} rooms of {args.seats}")
+                base = f"http://127.0.0.1:{ports[0]}"
                 rooms = await setup_rooms(base, args.rooms, args.seats)
                 await start_games(base, rooms)
+                ring = Ring(args.processes)
+                for room in rooms:
+                    for seat in room.seats:
+                        seat.process = (
+                            seat.index % args.processes
+                            if args.spread
+                            else ring.process_of(room.code)
+                        )
 
                 def url(room: Room, seat: Seat) -> str:
-                    return f"ws://127.0.0.1:{port}/ws/{room.code}"
+                    return f"ws://127.0.0.1:{ports[seat.process]}/ws/{room.code}"
 
-                target = Target("game server", Swarm(base, url, rooms), process.pid, http)
+                def rest(room: Room) -> httpx.AsyncClient:
+                    return http[room.seats[0].process]
+
+                target = Target(
+                    "game server",
+                    Swarm(url, rooms, rest),
+                    [process.pid for process in processes],
+                    http,
+                    backing.nodes,
+                )
                 await connect_seats(target, args)
                 try:
                     yield target
+                    target.room_memory = room_memory(backing, prefix, rooms, memory_before)
                 finally:
                     await target.swarm.close()
         finally:
-            process.terminate()
-            process.wait(15)
-            _forget(args.redis_url, prefix)
-            log.seek(0)
-            problems = [line for line in log if " level=error " in line or "Traceback" in line]
-            print("".join(problems[:10]), end="")
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(15)
+            if not backing.cluster:
+                _forget(backing.url, prefix)
+            for log in logs:
+                log.seek(0)
+                problems = [line for line in log if " level=error " in line or "Traceback" in line]
+                print("".join(problems[:10]), end="")
+
+
+async def _wait_healthy(http: httpx.AsyncClient) -> None:
+    for _ in range(100):
+        try:
+            await http.get("/healthz")
+            return
+        except httpx.TransportError:
+            await asyncio.sleep(0.1)
 
 
 @asynccontextmanager
 async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
     """``bench/bare.py`` on the same core as the game server, every seat connected."""
-    port = args.first_port + 1
+    port = args.first_port + args.processes
     command = [sys.executable, str(BENCH / "bare.py"), "--port", str(port)]
     if args.compression:
         command.append("--compression")
@@ -495,7 +748,7 @@ async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         def url(room: Room, seat: Seat) -> str:
             return f"ws://127.0.0.1:{port}/ws/{room.code}?seat={seat.index}&seats={args.seats}"
 
-        target = Target("bare fan-out", Swarm("", url, rooms), process.pid, None)
+        target = Target("bare fan-out", Swarm(url, rooms), [process.pid])
         await connect_seats(target, args)
         try:
             yield target
@@ -507,21 +760,77 @@ async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
 
 
 def _forget(url: str, prefix: str) -> None:
-    import redis
-
     with redis.Redis.from_url(url) as client:
         keys = list(client.scan_iter(f"{prefix}*"))
         if keys:
             client.delete(*keys)
 
 
+@dataclass
+class Backing:
+    """The Redis the game servers use."""
+
+    url: str
+    cluster: bool
+    nodes: list[str]
+    """Every node's URL (a cluster's replicas too), to read their counters."""
+
+
+def redis_memory(backing: Backing) -> int:
+    """Bytes of memory the primaries use, together."""
+    total = 0
+    for url in backing.nodes:
+        with redis.Redis.from_url(url) as client:
+            info = client.info("all")
+        if info["role"] == "master":
+            total += int(info["used_memory"])
+    return total
+
+
+MEMORY_SAMPLE = 50
+"""Rooms whose keys are measured one by one (``MEMORY USAGE``) at the end of a run."""
+
+
+def room_memory(
+    backing: Backing, prefix: str, rooms: list[Room], memory_before: int
+) -> dict[str, float]:
+    """A mid-game room's memory in Redis: ``MEMORY USAGE`` of its own keys (its hash and chat
+    list) for the ``MEMORY_SAMPLE`` rooms furthest into their game; and the primaries' memory
+    per room (what the run added, the buckets' indexes included, over its rooms)."""
+    late = sorted(rooms, key=lambda room: -room.game_moves)[:MEMORY_SAMPLE]
+    client: Any = (
+        redis.RedisCluster.from_url(backing.url)
+        if backing.cluster
+        else redis.Redis.from_url(backing.url)
+    )
+    with client:
+        own = [
+            sum(
+                client.memory_usage(key, samples=0) or 0
+                for key in (f"{prefix}{{{room.code}}}:room", f"{prefix}{{{room.code}}}:chat")
+            )
+            for room in late
+        ]
+    return {
+        "rooms": len(late),
+        "moves": median(room.game_moves for room in late) if late else 0.0,
+        "own": median(own) if own else 0.0,
+        "per_room": (redis_memory(backing) - memory_before) / len(rooms),
+    }
+
+
 @contextlib.contextmanager
-def redis_for_run() -> Iterator[str]:
-    """The Redis URL the game server uses: ``CASH_STASH_BENCH_REDIS_URL``, or a
-    ``redis-server`` started for this run on the generator's core and stopped after it."""
+def redis_for_run(args: argparse.Namespace) -> Iterator[Backing]:
+    """The Redis the game server uses: a local Redis Cluster (``--cluster``), or
+    ``CASH_STASH_BENCH_REDIS_URL``, or a ``redis-server`` started for this run; those the run
+    starts are pinned to the generator's core and stopped after it."""
+    if args.cluster:
+        with cluster_for_run() as backing:
+            yield backing
+        return
     if REDIS_URL:
-        progress(f"Redis: {REDIS_URL} (not pinned)")
-        yield REDIS_URL
+        progress(f"Redis: {REDIS_URL} (not pinned; its counters include any other client's)")
+        yield Backing(REDIS_URL, cluster=False, nodes=[REDIS_URL])
         return
     binary = shutil.which("redis-server")
     if binary is None:
@@ -535,8 +844,6 @@ def redis_for_run() -> Iterator[str]:
     try:
         _pin(process.pid, 1)
         url = f"redis://127.0.0.1:{port}/0"
-        import redis
-
         for _ in range(100):
             try:
                 with redis.Redis.from_url(url) as client:
@@ -546,17 +853,36 @@ def redis_for_run() -> Iterator[str]:
                 time.sleep(0.05)
         else:
             raise SystemExit(f"the run's redis-server did not start (exit {process.poll()})")
-        yield url
+        yield Backing(url, cluster=False, nodes=[url])
     finally:
         process.terminate()
         process.wait(15)
 
 
-async def run(args: argparse.Namespace) -> tuple[Target, Target, list[Step]]:
+@contextlib.contextmanager
+def cluster_for_run() -> Iterator[Backing]:
+    """The tests' local Redis Cluster (three primaries, a replica each), every node pinned to
+    the generator's core; torn down, keys and all, after the run."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # run as ``python bench/load.py``: the repository's root
+    from tests.redis_cluster import RedisCluster, cluster_tools_problem
+
+    problem = cluster_tools_problem()
+    if problem is not None:
+        raise SystemExit(problem)
+    progress("Redis Cluster: starting six nodes")
+    with RedisCluster() as cluster:
+        for node in cluster.nodes:
+            assert node.process is not None
+            _pin(node.process.pid, 1)
+        yield Backing(cluster.url, cluster=True, nodes=[node.url for node in cluster.nodes])
+
+
+async def run(args: argparse.Namespace, backing: Backing) -> tuple[Target, Target, list[Step]]:
     """Both servers up at once; each rate played ``--repeats`` times, the two servers taking
     turns, so a change in the machine's speed during the run falls on both alike. Then, with
     ``--find-p99``, the search for the game server's fastest rate within that p99."""
-    async with game_server(args) as game, bare_server(args) as bare:
+    async with game_server(args, backing) as game, bare_server(args) as bare:
         for rate in args.rates:
             for _ in range(args.repeats):
                 with _aside(bare):
@@ -588,7 +914,7 @@ def _aside(idle: Target) -> Iterator[None]:
         progress(f"{idle.name} stays at its priority (no right to raise it back)")
         yield
         return
-    threads = [int(task.name) for task in Path(f"/proc/{idle.pid}/task").iterdir()]
+    threads = [int(task.name) for pid in idle.pids for task in Path(f"/proc/{pid}/task").iterdir()]
     for thread in threads:
         os.setpriority(os.PRIO_PROCESS, thread, IDLE_NICENESS)
     try:
@@ -686,6 +1012,70 @@ def report(target: Target) -> None:
             print(f"  {rate:9.0f}  {shown}")
 
 
+def report_game(game: Target) -> None:
+    """What only the game server has: each process's part, the bytes on the wire, Redis's
+    work per move and a room's memory in Redis."""
+    print("\n  per process (medians over the steps): commit announcements heard/s against the")
+    print("  moves/s of the rooms it serves, and against all the rooms' moves/s:")
+    print(
+        "  offered/s  process  rooms  heard/s  served moves/s  heard/served  heard/all"
+        "  committed/s  CPU share"
+    )
+    for rate, steps in by_rate(game).items():
+        for number in range(len(game.pids)):
+            parts = [s.processes[number] for s in steps]
+            served = [p.heard_per_second / max(p.served_moves_per_second, 1e-9) for p in parts]
+            of_all = [p.heard_per_second / max(p.all_moves_per_second, 1e-9) for p in parts]
+            print(
+                f"  {rate:9.0f}  {number:7d}  {parts[0].rooms:5d}"
+                f"  {median(p.heard_per_second for p in parts):7.1f}"
+                f"  {median(p.served_moves_per_second for p in parts):14.1f}"
+                f"  {median(served):12.2f}  {median(of_all):9.2f}"
+                f"  {median(p.committed_per_second for p in parts):11.1f}"
+                f"  {median(p.cpu_share for p in parts):9.0%}"
+            )
+    print(
+        f"\n  state bytes: per move and seat, and the median state after move {LATE_MOVE}"
+        " of a game:"
+    )
+    for rate, steps in by_rate(game).items():
+        late = sorted(size for s in steps for size in s.late_sizes)
+        shown = f"{median(late):.0f} B over {len(late)} states" if late else "none that late"
+        print(
+            f"  {rate:9.0f}  {median(s.bytes_per_move_per_seat for s in steps):7.0f} B per move"
+            f" and seat; after move {LATE_MOVE}: {shown}"
+        )
+    if any(s.redis for s in game.steps):
+        print("\n  Redis per move (medians over the steps; primaries, commands inside scripts")
+        print("  counted as Redis counts them):")
+        for rate, steps in by_rate(game).items():
+            measured = [s.redis for s in steps if s.redis is not None]
+            names = sorted({name for m in measured for name in m.commands})
+            commands = {name: median(m.commands.get(name, 0.0) for m in measured) for name in names}
+            print(
+                f"  {rate:9.0f}  {median(sum(m.commands.values()) for m in measured):.1f} commands,"
+                f" {median(m.bytes_in for m in measured):.0f} B in,"
+                f" {median(m.bytes_out for m in measured):.0f} B out,"
+                f" {median(m.replicated for m in measured):.0f} B to replicas;"
+                f" all nodes {median(m.cpu_share for m in measured):.0%} of a core"
+            )
+            print(
+                "             "
+                + ", ".join(
+                    f"{name} {calls:.2f}"
+                    for name, calls in sorted(commands.items(), key=lambda item: -item[1])
+                    if calls >= 0.01
+                )
+            )
+    memory = game.room_memory
+    if memory:
+        print(
+            f"\n  a room in Redis: its keys {memory['own'] / 1024:.1f} KiB (MEMORY USAGE, median of"
+            f" {memory['rooms']:.0f} rooms at move {memory['moves']:.0f} of their game);"
+            f" the primaries' memory per room {memory['per_room'] / 1024:.1f} KiB"
+        )
+
+
 def by_rate(target: Target) -> dict[float, list[Step]]:
     steps: dict[float, list[Step]] = {}
     for s in target.steps:
@@ -705,6 +1095,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="per rate and repeat")
     parser.add_argument("--repeats", type=int, default=3, help="steps per rate and server")
     parser.add_argument("--first-port", type=int, default=18401)
+    parser.add_argument(
+        "--processes", type=int, default=1, help="game server processes on the one store"
+    )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="deal each room's seats over the processes (no affinity by room code)",
+    )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="a local Redis Cluster (three primaries, a replica each) instead of one node",
+    )
+    parser.add_argument(
+        "--wait-replicas",
+        type=int,
+        default=0,
+        help="CASH_STASH_REDIS_WAIT_REPLICAS for the game server (WAIT after each commit)",
+    )
     parser.add_argument(
         "--compression",
         action="store_true",
@@ -728,12 +1137,21 @@ def main() -> None:
         raise SystemExit(f"keep to 1-{MAX_ROOMS} rooms and at most {MAX_SECONDS:.0f} s per rate")
     if not 1 <= args.repeats <= MAX_REPEATS:
         raise SystemExit(f"keep to 1-{MAX_REPEATS} repeats")
+    if not 1 <= args.processes <= MAX_PROCESSES:
+        raise SystemExit(f"keep to 1-{MAX_PROCESSES} processes")
+    if args.wait_replicas and not args.cluster:
+        raise SystemExit("--wait-replicas needs --cluster (the run's single Redis has no replica)")
     if args.find_p99 is not None and not (args.find_p99 > 0 and 0 <= args.search_steps <= 6):
         raise SystemExit("--find-p99 takes a positive number of ms, --search-steps 0-6")
     _pin(0, 1)
-    with redis_for_run() as args.redis_url:
-        game, bare, searched = asyncio.run(run(args))
+    with redis_for_run(args) as backing:
+        game, bare, searched = asyncio.run(run(args, backing))
+    layout = "seats spread over them" if args.spread else "each room on one, by its code"
+    store = "a Redis Cluster" if args.cluster else "one Redis node"
+    wait = f", WAIT {args.wait_replicas}" if args.wait_replicas else ""
+    print(f"game server: {args.processes} process(es) on {store}{wait}, {layout}")
     report(game)
+    report_game(game)
     report(bare)
     if args.trace:
         with Path(args.trace).open("w") as trace:
