@@ -67,8 +67,8 @@ class Nodes:
         """Where to ask for the slot map: the URL's node (None), then every node seen."""
         self._by_slot: list[Address | None] = [None] * SLOTS
         """The primary serving each slot; None: the URL's node (one Redis, or not yet known)."""
-        self._connections: dict[Address | None, RespConnection] = {}
-        self._connecting: dict[Address | None, asyncio.Lock] = {}
+        self._connections: dict[tuple[Address | None, int], RespConnection] = {}
+        self._connecting: dict[tuple[Address | None, int], asyncio.Lock] = {}
         self._refreshing: asyncio.Task[None] | None = None
         self.refreshed_at = 0.0
 
@@ -131,19 +131,20 @@ class Nodes:
 
     # Connections
 
-    async def connection(self, address: Address | None) -> RespConnection:
-        """The node's shared connection, made if need be."""
-        connection = self._connections.get(address)
+    async def connection(self, address: Address | None, lane: int = 0) -> RespConnection:
+        """The node's shared connection (``lane`` 0), or another of its own for commands that
+        block the connection they are sent on (``WAIT``); made if need be."""
+        key = (address, lane)
+        connection = self._connections.get(key)
         if connection is not None and connection.usable:
             return connection
-        lock = self._connecting.setdefault(address, asyncio.Lock())
-        async with lock:
-            connection = self._connections.get(address)
+        async with self._connecting.setdefault(key, asyncio.Lock()):
+            connection = self._connections.get(key)
             if connection is None or not connection.usable:
                 connection = await connect(
                     self._url, name=self._name, reply_seconds=self._reply_seconds, address=address
                 )
-                self._connections[address] = connection
+                self._connections[key] = connection
             return connection
 
     async def subscriber(self, address: Address | None) -> RespConnection:
@@ -159,15 +160,15 @@ class Nodes:
         return (await self.calls(key, [args], retry=retry))[-1]
 
     async def calls(
-        self, key: str, commands: Sequence[Sequence[str | int]], *, retry: bool
+        self, key: str, commands: Sequence[Sequence[str | int]], *, retry: bool, lane: int = 0
     ) -> list[Any]:
         """Several commands about keys in ``key``'s slot, sent together on one connection
         (``WAIT`` after a write must follow it on its connection); their replies."""
-        replies, _ = await self.calls_asked(key, commands, retry=retry)
+        replies, _ = await self.calls_asked(key, commands, retry=retry, lane=lane)
         return replies
 
     async def calls_asked(
-        self, key: str, commands: Sequence[Sequence[str | int]], *, retry: bool
+        self, key: str, commands: Sequence[Sequence[str | int]], *, retry: bool, lane: int = 0
     ) -> tuple[list[Any], bool]:
         """``calls``, and whether they ran on a node that is importing the slot (sent after
         ``ASK``): there, a script's ``SPUBLISH`` reaches nobody, since subscribers stay with
@@ -177,7 +178,7 @@ class Nodes:
         address = self.address_of(key)
         for attempt in range(1_000_000):
             try:
-                connection = await self.connection(address)
+                connection = await self.connection(address, lane)
                 futures = []
                 for command in commands:
                     if asking:  # good for the next command only

@@ -270,6 +270,9 @@ return 1
 """
 )
 
+WAIT_LANES = 8
+"""Connections per node for commits that ``WAIT`` for replicas (``_lane``)."""
+
 _COMMAND_SECONDS = 15.0
 """The longest any one call to Redis may take, its retries included (a replica taking over
 from a failed primary, a slot moving): then the caller gets the error."""
@@ -321,6 +324,7 @@ class RedisRoomStore:
             deadline_seconds=_COMMAND_SECONDS,
         )
         self._publish = "SPUBLISH" if cluster else "PUBLISH"
+        self._lanes_used = 0
         self._unreplicated_logged = 0.0
         self.unreplicated = 0
         """Commits that ``WAIT`` found on fewer replicas than asked for."""
@@ -419,7 +423,7 @@ class RedisRoomStore:
         deadline = time.monotonic() + _COMMAND_SECONDS
         while True:
             try:
-                replies, asked = await self._run(script, keys, list(args), then)
+                replies, asked = await self._run(script, keys, list(args), then, self._lane())
                 if asked and replies[0]:
                     event = f"commit\n{commit.code}\n{commit.version}"
                     await self._announce_after_ask(commit.code, event)
@@ -457,17 +461,28 @@ class RedisRoomStore:
         keys: list[str],
         args: list[str | int],
         then: tuple[tuple[str | int, ...], ...] = (),
+        lane: int = 0,
     ) -> tuple[list[Any], bool]:
         """Run a script not to be sent twice, with ``then`` after it on its connection; the
         replies, and whether it ran on a node importing its slot (``Nodes.calls_asked``)."""
         try:
             command: tuple[str | int, ...] = ("EVALSHA", script.sha, len(keys), *keys, *args)
-            return await self._nodes.calls_asked(keys[0], [command, *then], retry=False)
+            return await self._nodes.calls_asked(keys[0], [command, *then], retry=False, lane=lane)
         except ResponseError as error:
             if not str(error).startswith("NOSCRIPT"):
                 raise
         command = ("EVAL", script.text, len(keys), *keys, *args)
-        return await self._nodes.calls_asked(keys[0], [command, *then], retry=False)
+        return await self._nodes.calls_asked(keys[0], [command, *then], retry=False, lane=lane)
+
+    def _lane(self) -> int:
+        """The connection a commit goes on: the node's shared one, or with ``WAIT`` one of
+        ``WAIT_LANES`` others in turn. ``WAIT`` blocks the connection it is sent on until the
+        replicas answer, and everything sent after it there waits too: commits to a node then
+        wait behind at most a few others, and reads and indexes never do."""
+        if not self._wait[0]:
+            return 0
+        self._lanes_used += 1
+        return 1 + self._lanes_used % WAIT_LANES
 
     def _unreplicated(self, replicas: int) -> None:
         self.unreplicated += 1

@@ -480,3 +480,24 @@ async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
         assert (await store.listed_rooms(offset=0, limit=10))[0] == ['"b"']
     finally:
         await store.close()
+
+
+@pytest.mark.redis
+async def test_a_commit_waiting_for_replicas_holds_up_no_read(redis_prefix: str) -> None:
+    """``WAIT`` blocks the connection it is sent on: commits that wait go on connections of
+    their own, so reads (and other rooms' commits) never queue behind one. The test Redis has
+    no replica, so each ``WAIT`` lasts its whole timeout and the commit is counted."""
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix, wait_replicas=1, wait_ms=1000)
+    try:
+        await store.start()
+        assert await store.commit(commit(1, '{"v":1}'))
+        assert store.unreplicated == 1
+        waiting = asyncio.create_task(store.commit(commit(2, '{"v":2}')))
+        other = asyncio.create_task(store.commit(commit(1, code="ROOM0002")))
+        await asyncio.sleep(0.1)  # both are sent and waiting for a replica
+        assert await store.load("ROOM0001") == '{"v":2}', "written before the WAIT"
+        assert not waiting.done() and not other.done()
+        assert await waiting and await other
+        assert store.unreplicated == 3
+    finally:
+        await store.close()
