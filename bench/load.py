@@ -1116,8 +1116,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--compression",
-        action="store_true",
-        help="per-message deflate on both servers (off by default, as in the game server)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="per-message deflate on both servers (on by default, as in the game server)",
     )
     parser.add_argument(
         "--trace", help="write every action's server, rate, send time and latency to this CSV"

@@ -289,14 +289,20 @@ class RedisCluster:
             if entry.is_primary and entry.slots and entry.port in running
         )
 
-    def replica_of(self, primary: Port) -> Port:
-        """The port of a running replica that follows ``primary``."""
+    def replica_of(self, primary: Port, *, seconds: float = 10.0) -> Port:
+        """The port of a running replica that follows ``primary``, as ``primary`` sees it. A
+        node just restarted may still be marked failing there for a moment: asked again
+        until ``seconds`` pass."""
         primary_id = self.node_id(primary)
-        running = {node.port for node in self.running_nodes()}
-        for entry in self.view(primary):
-            if entry.primary_id == primary_id and entry.port in running and not entry.failing:
-                return entry.port
-        raise LookupError(f"no running replica follows port {primary}")
+        deadline = time.monotonic() + seconds
+        while True:
+            running = {node.port for node in self.running_nodes()}
+            for entry in self.view(primary):
+                if entry.primary_id == primary_id and entry.port in running and not entry.failing:
+                    return entry.port
+            if time.monotonic() >= deadline:
+                raise LookupError(f"no running replica follows port {primary}")
+            time.sleep(0.1)
 
     def keyslot(self, key: str) -> int:
         with self.running_nodes()[0].client() as client:
