@@ -73,6 +73,8 @@ MAX_SECONDS = 120.0
 MAX_REPEATS = 9
 MAX_PROCESSES = 8
 LATE_MOVE = 20
+LATE_SAMPLE = 20
+"""One in this many late states is kept to be compressed after the run (``wire_size``)."""
 """The move of a game after which ``state`` sizes are collected for their median."""
 RING_POINTS = 160
 """Points per process on the hash ring (as nginx's ``hash … consistent``, ketama's 160)."""
@@ -100,6 +102,8 @@ class Stats:
     """When each action of ``latencies`` was sent (``time.perf_counter``)."""
     late_sizes: list[int] = field(default_factory=list)
     """Bytes of each ``state`` received in a room past move ``LATE_MOVE`` of its game."""
+    late_samples: list[str] = field(default_factory=list)
+    """Every ``LATE_SAMPLE``-th of those states, to tell their size on the wire."""
 
 
 HEAD = re.compile(r'\{"type":\s*"(\w+)"(?:,\s*"version":\s*(\d+))?')
@@ -210,6 +214,8 @@ class Swarm:
             self.stats.view_bytes += len(raw)
             if room.game_moves >= LATE_MOVE:
                 self.stats.late_sizes.append(len(raw))
+                if len(self.stats.late_sizes) % LATE_SAMPLE == 0:
+                    self.stats.late_samples.append(raw)
             seat.version, seat.raw = version, raw
             pending = room.pending
             if pending and seat.index == pending[2] and version > pending[0]:
@@ -318,6 +324,7 @@ class Step:
     redis: RedisStep | None = None
     late_sizes: list[int] = field(default_factory=list)
     """Bytes of each ``state`` past move ``LATE_MOVE`` of its game."""
+    late_samples: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -445,6 +452,8 @@ class Target:
     """Each game server process's REST API (counters); empty for the bare server."""
     redis_nodes: list[str] = field(default_factory=list)
     """The game server's Redis nodes, to read their counters; empty for the bare server."""
+    compressed: bool = False
+    """Per-message deflate was on (its ``state`` sizes on the wire are then reported)."""
     idle_bytes_per_connection: float = 0.0
     room_memory: dict[str, float] = field(default_factory=dict)
     """A mid-game room's memory in Redis (``room_memory``); the game server's only."""
@@ -460,6 +469,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
     progress(f"{target.name}: {offered:.0f} actions/s offered for {seconds:.0f} s")
     before = (stats.views, stats.view_bytes, len(stats.latencies), stats.missed, stats.closed)
     late_before = len(stats.late_sizes)
+    samples_before = len(stats.late_samples)
     moves_before = [room.moves for room in swarm.rooms]
     counters = await asyncio.gather(*(process_counters(http) for http in target.http))
     nodes_before = redis_counters(target.redis_nodes)
@@ -530,6 +540,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
         processes=processes,
         redis=redis_step(nodes_before, nodes_after, moves, elapsed) if nodes_before else None,
         late_sizes=stats.late_sizes[late_before:],
+        late_samples=stats.late_samples[samples_before:],
     )
     # Let the last actions come back before the next step.
     await asyncio.sleep(1)
@@ -700,6 +711,7 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
                     [process.pid for process in processes],
                     http,
                     backing.nodes,
+                    compressed=args.compression,
                 )
                 await connect_seats(target, args)
                 try:
@@ -857,6 +869,16 @@ def redis_for_run(args: argparse.Namespace) -> Iterator[Backing]:
     finally:
         process.terminate()
         process.wait(15)
+
+
+def wire_size(text: str) -> int:
+    """A state's size as the game server sends it with per-message deflate: each message is
+    compressed on its own (no context takeover), so compressing it here gives the same bytes."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from app.ws.deflate import deflated
+
+    return len(deflated(text.encode()))
 
 
 @contextlib.contextmanager
@@ -1041,6 +1063,9 @@ def report_game(game: Target) -> None:
     for rate, steps in by_rate(game).items():
         late = sorted(size for s in steps for size in s.late_sizes)
         shown = f"{median(late):.0f} B over {len(late)} states" if late else "none that late"
+        samples = [text for s in steps for text in s.late_samples]
+        if samples and game.compressed:
+            shown += f", {median(wire_size(text) for text in samples):.0f} B on the wire"
         print(
             f"  {rate:9.0f}  {median(s.bytes_per_move_per_seat for s in steps):7.0f} B per move"
             f" and seat; after move {LATE_MOVE}: {shown}"
