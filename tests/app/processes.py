@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,6 +87,17 @@ def start_servers(env: dict[str, str], count: int) -> list[ServerProcess]:
             server.stop()
         raise
     return servers
+
+
+@contextlib.contextmanager
+def running_servers(env: dict[str, str], count: int) -> Iterator[list[ServerProcess]]:
+    """``start_servers``, stopped again afterwards (a fixture's whole life)."""
+    servers = start_servers(env, count)
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def _wait_until_serving(server: ServerProcess) -> None:

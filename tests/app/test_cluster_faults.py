@@ -15,7 +15,12 @@ from typing import Any
 import pytest
 
 from tests.app.live import Client, bearer, connect_client, create_room
-from tests.app.processes import ServerProcess, migrated_database, server_env, start_servers
+from tests.app.processes import (
+    ServerProcess,
+    migrated_database,
+    running_servers,
+    server_env,
+)
 from tests.app.redis_target import RedisTarget
 from tests.redis_cluster import RedisCluster
 
@@ -41,12 +46,8 @@ def two_servers(on_cluster: RedisTarget, tmp_path: Path) -> Iterator[list[Server
     which a move acknowledged just before a failover may be lost (replication is asynchronous)."""
     database = migrated_database(tmp_path / "games.db")
     env = server_env(on_cluster, database, redis_wait_replicas="1")
-    servers = start_servers(env, 2)
-    try:
+    with running_servers(env, 2) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 class Progress:

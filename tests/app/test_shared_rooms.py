@@ -29,8 +29,8 @@ from tests.app.live import (
 from tests.app.processes import (
     ServerProcess,
     migrated_database,
+    running_servers,
     server_env,
-    start_servers,
 )
 from tests.app.redis_target import RedisTarget
 
@@ -100,12 +100,8 @@ def two_servers(redis_target: RedisTarget, tmp_path: Path) -> Iterator[list[Serv
     """Two ``cash-stash serve`` processes on one Redis, each counting in ``/metrics``."""
     database = migrated_database(tmp_path / "games.db")
     env = server_env(redis_target, database, metrics_token=METRICS_TOKEN)
-    servers = start_servers(env, 2)
-    try:
+    with running_servers(env, 2) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 async def test_two_processes_play_one_room_together_and_decide_each_ai_turn_once(

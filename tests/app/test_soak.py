@@ -12,7 +12,7 @@ import pytest
 
 from app.db.migrate import upgrade
 from bench.soak import play_rooms, stored_games
-from tests.app.processes import ServerProcess, server_env, start_servers
+from tests.app.processes import ServerProcess, running_servers, server_env
 
 pytestmark = pytest.mark.redis
 
@@ -36,12 +36,8 @@ def ai_servers(redis_prefix: str, database: Path) -> Iterator[list[ServerProcess
         disconnect_grace_seconds="0",
         timeout_level="easy",
     )
-    servers = start_servers(env, 2)
-    try:
+    with running_servers(env, 2) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 async def test_rooms_of_ai_players_on_two_processes_all_finish_stored_once(
