@@ -89,11 +89,6 @@ class RoomChannels:
         self._where: dict[str, _Subscriber] = {}
         """Room code → the subscriber its channel was asked of."""
         self._again: dict[str, asyncio.Task[None]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    @property
-    def watched(self) -> int:
-        return len(self._wanted)
 
     async def watch(self, code: str) -> None:
         """Subscribe to the room's channel; returns once the node has confirmed it, so that
@@ -146,7 +141,7 @@ class RoomChannels:
             subscriber.connection.send("SUNSUBSCRIBE" if self._sharded else "UNSUBSCRIBE", channel)
 
     def close(self) -> None:
-        for task in [*self._again.values(), *self._tasks]:
+        for task in self._again.values():
             task.cancel()
         for subscriber in self._subscribers.values():
             if subscriber.reader is not None:

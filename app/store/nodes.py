@@ -70,7 +70,6 @@ class Nodes:
         self._connections: dict[tuple[Address | None, int], RespConnection] = {}
         self._connecting: dict[tuple[Address | None, int], asyncio.Lock] = {}
         self._refreshing: asyncio.Task[None] | None = None
-        self.refreshed_at = 0.0
 
     async def start(self) -> None:
         if self.cluster:
@@ -120,7 +119,6 @@ class Nodes:
                     self._seeds.append(address)
             self._by_slot = by_slot
             self._answered = seed
-            self.refreshed_at = time.monotonic()
             return
         raise RedisConnectionError(f"No Redis Cluster node answered ({last}).")
 

@@ -324,6 +324,8 @@ class RedisRoomStore:
             deadline_seconds=_COMMAND_SECONDS,
         )
         self._publish = "SPUBLISH" if cluster else "PUBLISH"
+        self._wakes = [f"{self._bucket(number)}:wake" for number in range(BUCKETS)]
+        """Every bucket's wake set, read at each look for due rooms."""
         self._lanes_used = 0
         self._unreplicated_logged = 0.0
         self.unreplicated = 0
@@ -544,14 +546,14 @@ class RedisRoomStore:
         replies = await asyncio.gather(
             *(
                 self._nodes.calls(
-                    f"{self._bucket(number)}:wake",
+                    wake,
                     [
-                        ("ZRANGEBYSCORE", f"{self._bucket(number)}:wake", "-inf", repr(now)),
-                        ("ZRANGE", f"{self._bucket(number)}:wake", 0, 0, "WITHSCORES"),
+                        ("ZRANGEBYSCORE", wake, "-inf", repr(now)),
+                        ("ZRANGE", wake, 0, 0, "WITHSCORES"),
                     ],
                     retry=True,
                 )
-                for number in range(BUCKETS)
+                for wake in self._wakes
             )
         )
         codes = [str(code) for due, _ in replies for code in due]
