@@ -5,30 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-from typing import Any
 
 from app import collector, review_command, simulate
 from app.logs import configure_logging
 from app.settings import Settings, get_settings
-
-
-def websocket_options(settings: Settings) -> dict[str, Any]:
-    """uvicorn's connection options: its WebSocket protocol with ``send_now`` and bounds on
-    slow readers (``app/ws/protocol.py``), the largest message, compression, and its HTTP
-    protocol with a deadline for request heads (``app/head_timeout.py``). The tests' live
-    servers use them too."""
-    from app.head_timeout import HeadTimeoutProtocol
-    from app.ws.protocol import SendNowProtocol
-
-    return {
-        "http": HeadTimeoutProtocol.configured(head_seconds=settings.http_header_seconds),
-        "ws": SendNowProtocol.configured(
-            send_buffer_bytes=settings.ws_send_buffer_bytes,
-            unwritable_seconds=settings.ws_unwritable_seconds,
-        ),
-        "ws_max_size": settings.ws_max_message_bytes,
-        "ws_per_message_deflate": settings.ws_compression,
-    }
+from app.transport import server_options
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -46,7 +27,7 @@ def _serve(args: argparse.Namespace) -> None:
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
-        **websocket_options(settings),
+        **server_options(settings),
         log_config=None,
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,

@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     ws_compression: bool = True
     """Offer per-message deflate on WebSockets, without context takeover: a state is
     compressed once for every connection that is sent it, and no connection keeps zlib state
-    between messages (``app/ws/deflate.py``)."""
+    between messages (``app/transport/deflate.py``)."""
     ws_queue_size: int = 64
     """Messages waiting for one slow connection before it is dropped (it then resyncs)."""
     chat_max_length: int = 300
@@ -101,6 +101,13 @@ class Settings(BaseSettings):
     """How long a WebSocket may stay unable to take more data before it is closed (1013)."""
     http_header_seconds: float = 10.0
     """How long a new connection may take to send a whole request head before it is closed."""
+    http_body_seconds: Annotated[float, Field(gt=0)] = 10.0
+    """How long a request body may take to arrive whole once its head has; then the request
+    is answered 408 and the connection closed."""
+    http_connections_per_address: Annotated[int, Field(ge=0)] = 64
+    """Open HTTP connections allowed per client address, in each server process (0: no cap);
+    past it a connection's request is answered 429. Upgraded WebSockets and the proxies named
+    in ``forwarded_allow_ips`` are not counted."""
     review_workers: int = 1
     """Processes that compute game reviews, apart from the AI's (0: a thread, for tests)."""
     review_queue: Annotated[int, Field(ge=1)] = 8

@@ -876,7 +876,7 @@ def wire_size(text: str) -> int:
     compressed on its own (no context takeover), so compressing it here gives the same bytes."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from app.ws.deflate import deflated
+    from app.transport.deflate import deflated
 
     return len(deflated(text.encode()))
 

@@ -23,6 +23,7 @@ from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
 from app.text import TextRefused, clean_text
+from app.transport.websocket import Text, send_now_of
 from app.ws.limits import TokenBucket
 from app.ws.messages import (
     CLIENT_TYPES,
@@ -36,7 +37,6 @@ from app.ws.messages import (
     Resync,
     client_message,
 )
-from app.ws.protocol import Text, send_now_of
 from app.ws.snapshot import LogMark, Snapshot, encode
 
 CLOSE_POLICY = 1008
@@ -122,7 +122,7 @@ class Connection:
         self._queue: asyncio.Queue[_Item | None] = asyncio.Queue(settings.ws_queue_size)
         """What waits for the writer: snapshots, answers and messages, or texts rendered."""
         self._send_now = send_now_of(websocket.scope)
-        """The server's ``send_now`` (``app/ws/protocol.py``), if it offers one."""
+        """The server's ``send_now`` (``app/transport/websocket.py``), if it offers one."""
         self._writing = False
         """The writer holds an item it has not finished sending."""
         self._seat: int | None = None

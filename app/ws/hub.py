@@ -16,8 +16,8 @@ from app.rooms.errors import RoomError
 from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
+from app.transport.websocket import Text
 from app.ws.limits import ConnectionCaps
-from app.ws.protocol import Text
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)

@@ -18,12 +18,12 @@ from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from app.cli import websocket_options
 from app.main import create_app
 from app.rooms.recording import FinishedGame
 from app.runtime import Runtime
 from app.settings import Settings
 from app.store.base import RoomStore
+from app.transport import server_options
 from app.ws.snapshot import Snapshot
 
 WAIT = 10.0
@@ -122,7 +122,7 @@ async def live_server(
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        **websocket_options(settings),
+        **server_options(settings),
         timeout_graceful_shutdown=2,
     )
     server = uvicorn.Server(config)

@@ -13,8 +13,8 @@ from app.metrics import Metrics
 from app.rooms import lobby, play
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
+from app.transport.websocket import SEND_NOW
 from app.ws.connection import CLOSE_TRY_AGAIN, Connection
-from app.ws.protocol import SEND_NOW
 from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
 from tests.app.tables import people, started_room

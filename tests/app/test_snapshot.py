@@ -15,7 +15,7 @@ from app.rooms import play
 from app.rooms.lobby import engine_config
 from app.rooms.model import Room, Seat, room_of_text, room_text
 from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
-from app.ws.deflate import deflated
+from app.transport.deflate import deflated
 from app.ws.snapshot import LogMark, Snapshot
 from tests.app.tables import people, started_room
 
@@ -292,6 +292,6 @@ def test_a_4_player_state_after_move_20_carries_a_few_hundred_bytes_of_log() -> 
 def test_a_4_player_state_after_move_20_is_at_most_1_5_kb_on_the_wire_at_the_median() -> None:
     """Without its log a state is still a complete view (about 3.3 KB at the median after move
     20: the stacks, the blocked actions); per-message deflate, on by default and compressed
-    once per text (``app/ws/deflate.py``), sends it in well under half of that."""
+    once per text (``app/transport/deflate.py``), sends it in well under half of that."""
     states, _ = _state_sizes_after_move_20(43, wire=True)
     assert statistics.median(states) <= 1536

@@ -13,12 +13,12 @@ from unittest import mock
 
 import uvicorn
 
-from app.cli import websocket_options
 from app.db.migrate import upgrade
 from app.rooms import play
 from app.rooms.lobby import engine_config
 from app.rooms.model import RoomOptions
 from app.settings import get_settings
+from app.transport import server_options
 
 DUEL_ROOM = "Duel table"
 STEAL_ROOM = "Steal table"
@@ -75,7 +75,7 @@ def main() -> None:
             host="127.0.0.1",
             port=args.port,
             log_level="warning",
-            **websocket_options(get_settings()),
+            **server_options(get_settings()),
         )
 
 

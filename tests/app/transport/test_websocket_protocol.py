@@ -11,7 +11,7 @@ from typing import Any
 import uvicorn
 from websockets.asyncio.client import connect
 
-from app.ws.protocol import SendNowProtocol, send_now_of
+from app.transport.websocket import SendNowProtocol, send_now_of
 from tests.app.live import free_port
 
 

@@ -1,4 +1,5 @@
-"""Per-message deflate with the compression shared between connections (``app/ws/deflate.py``)."""
+"""Per-message deflate with the compression shared between connections
+(``app/transport/deflate.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from websockets.asyncio.client import connect
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from app.ws.deflate import WINDOW_BITS, SharedDeflate, deflated
+from app.transport.deflate import WINDOW_BITS, SharedDeflate, deflated
 from tests.app.conftest import base_settings
 from tests.app.live import connect_client, create_room, live_server, ws_url
 

@@ -23,7 +23,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.ws.deflate import SharedDeflateFactory
+from app.transport.deflate import SharedDeflateFactory
 
 SEND_NOW = "cash_stash.send_now"
 """The ASGI scope extension: ``{"send": callable(text) -> bool}``."""
@@ -64,7 +64,7 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             # The same offer as uvicorn's but with no context takeover, so that a text sent
-            # to many connections is compressed once (``app/ws/deflate.py``).
+            # to many connections is compressed once (``app/transport/deflate.py``).
             self.conn = ServerProtocol(
                 extensions=[SharedDeflateFactory()],
                 max_size=self.config.ws_max_size,

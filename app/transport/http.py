@@ -1,0 +1,214 @@
+"""uvicorn's HTTP protocol with deadlines for each request and a cap on connections per address.
+
+uvicorn closes a kept-alive connection that sends nothing between requests, but waits for ever
+for a request head that arrives a byte at a time (slowloris: 500 such connections stayed open
+for over a minute), and for a body that does (300 connections trickling a 4 KB body were still
+open after 40 s); and it takes any number of connections from one address. This protocol
+
+- closes a connection whose request line and headers are not complete ``head_seconds`` after
+  it opened, or after its previous request ended;
+- answers ``408 body_too_slow`` and closes a connection whose request body is not complete
+  ``body_seconds`` after its head;
+- answers ``429 too_many_connections`` (and closes) a connection from an address that already
+  holds ``connections_per_address`` HTTP connections to this process. A WebSocket stops counting
+  once upgraded (``ws_connections_per_address`` caps those); the trusted proxies'
+  addresses are not counted, as they carry every client's connections (the proxy caps them).
+
+It stands in for the request-header and -body timeouts and the per-address connection limit
+uvicorn does not offer. What it relies on in ``HttpToolsProtocol`` is checked by
+``tests/app/transport/test_library_seams.py``; what it does, on a real server process, by
+``tests/security/test_http_slow_peers.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+from collections import Counter
+from typing import Any
+
+import orjson
+from starlette.types import Receive, Scope, Send
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+logger = logging.getLogger(__name__)
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_networks(forwarded_allow_ips: str) -> list[Network] | None:
+    """The proxies' networks in uvicorn's ``forwarded_allow_ips`` (addresses or networks,
+    comma-separated); None for ``*`` (every address is a proxy). Names that are not addresses
+    (a Unix socket's path) are left out: their clients have no address to count."""
+    networks: list[Network] = []
+    for item in (part.strip() for part in forwarded_allow_ips.split(",")):
+        if item == "*":
+            return None
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            continue
+    return networks
+
+
+def _refusal(status: int, reason: str, code: str, detail: str) -> bytes:
+    """A whole HTTP/1.1 answer that ends the connection, in the app's ``{code, detail}``."""
+    body = orjson.dumps({"code": code, "detail": detail})
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "connection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+_TOO_MANY_DETAIL = "Too many connections from your address: close some and try again."
+
+
+async def _too_many_connections(scope: Scope, receive: Receive, send: Send) -> None:
+    """The app a connection over its address's cap is served: 429 to its request, then closed
+    (``connection: close``)."""
+    body = orjson.dumps({"code": "too_many_connections", "detail": _TOO_MANY_DETAIL})
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class GuardedHttpProtocol(HttpToolsProtocol):
+    head_seconds: float = 10.0
+    """How long a request head may take to arrive whole."""
+    body_seconds: float = 10.0
+    """How long a request body may take to arrive whole, once its head has."""
+    connections_per_address: int | None = None
+    """HTTP connections one address may hold open to this process; None: any number."""
+    trusted: list[Network] | None = []
+    """Proxies' networks, whose connections are not counted (None: every address)."""
+    _open: Counter[str] = Counter()
+    """Connections counted per address, shared by every connection of one configured class."""
+
+    @classmethod
+    def configured(
+        cls,
+        *,
+        head_seconds: float,
+        body_seconds: float,
+        connections_per_address: int | None,
+        forwarded_allow_ips: str,
+    ) -> type[GuardedHttpProtocol]:
+        """This protocol with these bounds (uvicorn makes each connection's protocol from a
+        class, so the bounds, and the count they keep, are the class's)."""
+        bounds: dict[str, object] = {
+            "head_seconds": head_seconds,
+            "body_seconds": body_seconds,
+            "connections_per_address": connections_per_address,
+            "trusted": trusted_networks(forwarded_allow_ips),
+            "_open": Counter(),
+        }
+        return type(cls.__name__, (cls,), bounds)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_deadline: asyncio.TimerHandle | None = None
+        self._body_deadline: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._count_address()
+        self._await_head()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._await_head()
+
+    def on_headers_complete(self) -> None:
+        self._head_arrived()
+        cycle = self.cycle
+        super().on_headers_complete()
+        if self.cycle is not cycle:  # a request, not an upgrade: its body is to come
+            self._body_deadline = self.loop.call_later(self.body_seconds, self._body_too_slow)
+
+    def on_message_complete(self) -> None:
+        self._body_arrived()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._uncount_address()  # the WebSocket's own cap counts it from now on
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_arrived()
+        self._body_arrived()
+        self._uncount_address()
+        super().connection_lost(exc)
+
+    def _count_address(self) -> None:
+        if self.connections_per_address is None or self.client is None:
+            return
+        address = self.client[0]
+        if self._is_trusted(address):
+            return
+        if self._open[address] >= self.connections_per_address:
+            logger.info("too many HTTP connections from one address; refusing one")
+            self.app = _too_many_connections
+            return
+        self._open[address] += 1
+        self._counted = address
+
+    def _uncount_address(self) -> None:
+        if self._counted is not None:
+            self._open[self._counted] -= 1
+            if self._open[self._counted] <= 0:
+                del self._open[self._counted]
+            self._counted = None
+
+    def _is_trusted(self, address: str) -> bool:
+        if self.trusted is None:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.trusted)
+
+    def _await_head(self) -> None:
+        self._head_arrived()
+        self._head_deadline = self.loop.call_later(self.head_seconds, self._head_too_slow)
+
+    def _head_arrived(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _body_arrived(self) -> None:
+        if self._body_deadline is not None:
+            self._body_deadline.cancel()
+            self._body_deadline = None
+
+    def _head_too_slow(self) -> None:
+        self._head_deadline = None
+        if not self.transport.is_closing():
+            logger.info("request head not complete in %g s; closing", self.head_seconds)
+            self.transport.close()
+
+    def _body_too_slow(self) -> None:
+        """Answer 408 unless the app has begun its own answer, then close. The app, waiting
+        for the rest of the body, hears that the client left (``http.disconnect``)."""
+        self._body_deadline = None
+        if self.transport.is_closing():
+            return
+        logger.info("request body not complete in %g s; closing", self.body_seconds)
+        if not self.cycle.response_started:
+            detail = f"A request body must arrive whole within {self.body_seconds:g} s."
+            self.transport.write(_refusal(408, "Request Timeout", "body_too_slow", detail))
+        # As when the client leaves: the app's next ``receive`` says so, its ``send`` is dropped.
+        self.cycle.disconnected = True
+        self.cycle.message_event.set()
+        self.transport.close()
