@@ -7,9 +7,11 @@ import contextlib
 import importlib
 import multiprocessing
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -71,9 +73,38 @@ class AiRunner:
             self._executor = None
 
     async def aclose(self, *, seconds: float) -> None:
-        """Stop the workers and wait for them (bounded), so none is left behind at exit."""
+        """Stop the workers within ``seconds``, busy or not, so none is left behind at exit.
+
+        A busy worker is not waited for: its decision would be thrown away, and a Hard one
+        takes longer than a shutdown's grace. Left running, a worker outlives the server for
+        ever (it holds both ends of its own call queue), and with it the forkserver and the
+        resource tracker, which stop once the last worker has."""
         executor, self._executor = self._executor, None
-        if executor is not None:
+        if executor is None:
+            return
+        # ``_processes`` is where every CPython release keeps the workers (3.14 adds a public
+        # ``terminate_workers`` on top of it); ``test_library_seams.py`` checks it is there.
+        workers = (
+            list((executor._processes or {}).values())
+            if isinstance(executor, ProcessPoolExecutor)
+            else []
+        )
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        await asyncio.to_thread(_reap, workers, seconds)
+        if not workers:  # threads: wait for the one running (bounded; it cannot be stopped)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(seconds):
-                    await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+                    await asyncio.to_thread(executor.shutdown, wait=True)
+
+
+def _reap(workers: Sequence[BaseProcess], seconds: float) -> None:
+    """Wait for terminated ``workers`` to exit, at most ``seconds`` in all; kill the rest."""
+    deadline = time.monotonic() + seconds
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+    for worker in workers:
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1.0)
