@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from typing import NoReturn
 
 from app import collector, review_command, simulate
 from app.logs import configure_logging
@@ -19,6 +20,7 @@ def _serve(args: argparse.Namespace) -> None:
 
     settings = get_settings()
     configure_logging(logging.getLevelName(settings.log_level.upper()))
+    _schema_ready(settings.database_url)
     collector.tune()
     # On SIGTERM uvicorn stops accepting, closes every WebSocket with 1012 (service restart)
     # and waits for handlers to finish their in-flight action, at most ``shutdown_seconds``.
@@ -33,6 +35,38 @@ def _serve(args: argparse.Namespace) -> None:
         forwarded_allow_ips=settings.forwarded_allow_ips,
         timeout_graceful_shutdown=settings.shutdown_seconds,
     )
+
+
+def _schema_ready(database_url: str) -> None:
+    """Migrate the embedded SQLite file; refuse to serve, in one line, from a database whose
+    schema is not at the newest migration (each finished game would fail to be recorded)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from app.db.migrate import schema_revisions, upgrade
+
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        upgrade(database_url)
+        return
+    shown = url.render_as_string(hide_password=True)
+    try:
+        current, newest = schema_revisions(database_url)
+    except (OSError, SQLAlchemyError) as error:
+        cause = getattr(error, "orig", None) or error  # the driver's own words, if it has any
+        said = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
+        _refuse(f"cannot read the database {shown}: {type(cause).__name__}: {said}")
+    if current != newest:
+        at = ", ".join(sorted(current)) or "no schema"
+        _refuse(
+            f"the database {shown} is at {at}, this release needs {', '.join(sorted(newest))}: "
+            'run "cash-stash migrate" first'
+        )
+
+
+def _refuse(reason: str) -> NoReturn:
+    logging.getLogger("app.cli").error("not serving: %s", reason)
+    raise SystemExit(1)
 
 
 def _migrate(args: argparse.Namespace) -> None:
@@ -63,6 +97,9 @@ async def _adopt_earlier_rooms(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    # Alembic announces each of its plugins as it is imported, before ``app.db.migrate`` can
+    # quiet it.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     parser = argparse.ArgumentParser(prog="cash-stash", description="Cash Stash server and tools")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the web server")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import pool
+from sqlalchemy.ext.asyncio import create_async_engine
 
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
 
@@ -32,3 +37,23 @@ def upgrade(database_url: str | None = None, revision: str = "head") -> None:
 
 def downgrade(database_url: str | None = None, revision: str = "base") -> None:
     command.downgrade(alembic_config(database_url), revision)
+
+
+def schema_revisions(database_url: str) -> tuple[set[str], set[str]]:
+    """The revisions the database's schema is at (none on an empty database) and the newest
+    this release has. Raises ``OSError`` or ``SQLAlchemyError`` if the database cannot be read.
+    """
+    newest = set(ScriptDirectory.from_config(alembic_config(database_url)).get_heads())
+    return asyncio.run(_current_revisions(database_url)), newest
+
+
+async def _current_revisions(database_url: str) -> set[str]:
+    engine = create_async_engine(database_url, poolclass=pool.NullPool)
+    try:
+        async with engine.connect() as connection:
+            heads = await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_heads()
+            )
+            return set(heads)
+    finally:
+        await engine.dispose()
