@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from tests.app.live import WAIT, bearer, connect_client, create_room
@@ -106,3 +109,16 @@ async def test_sigterm_with_a_busy_ai_pool_leaves_no_process_behind(tmp_path: Pa
         assert not alive(spawned), (
             f"left running after the server exited: {sorted(alive(spawned))}\n{server.logged}"
         )
+
+
+def test_a_process_pool_keeps_its_workers_where_aclose_finds_them() -> None:
+    """``AiRunner.aclose`` terminates the workers it finds in ``ProcessPoolExecutor._processes``
+    (no public API lists them before Python 3.14): this fails if CPython moves them."""
+    executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+    try:
+        assert executor.submit(abs, -1).result(timeout=WAIT) == 1
+        workers = list(executor._processes.values())
+        assert workers, "the pool's workers are no longer in _processes"
+        assert all(isinstance(worker, BaseProcess) and worker.is_alive() for worker in workers)
+    finally:
+        executor.shutdown()
