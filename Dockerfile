@@ -7,13 +7,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /srv/cash-stash
+# The locked versions first, each checked against its hash (a layer kept while only the code
+# changes); then the project itself, which adds no dependency of its own.
+COPY requirements.txt ./
+RUN pip install --require-hashes -r requirements.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY engine ./engine
 COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
 # Installed in place: migrations and static files are found beside the code.
-RUN pip install -e . \
+RUN pip install --no-deps -e . \
     && useradd --system --uid 10001 --home-dir /srv/cash-stash cashstash \
     && chown -R cashstash /srv/cash-stash
 

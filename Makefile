@@ -3,13 +3,21 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The versions a fresh install gets, with their hashes: the app's, and the app's with the dev
+# extra. `make lock` writes both from pyproject.toml's ranges.
+LOCK := requirements.txt
+DEV_LOCK := requirements-dev.txt
+UV_VERSION := 0.13.9
+COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --upgrade --quiet --custom-compile-command "make lock"
 
-.PHONY: run migrate test lint typecheck pytest bench clean
+.PHONY: run migrate test lint typecheck pytest bench lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(DEV_LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -33,6 +41,14 @@ test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# Refresh both lock files: the newest releases pyproject.toml admits, for every platform and
+# Python 3.11+. The app's lock takes the dev lock's versions, so the two never disagree.
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet 'uv==$(UV_VERSION)'
+	$(COMPILE) --extra dev -o $(DEV_LOCK)
+	$(COMPILE) --constraint $(DEV_LOCK) -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
