@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import logging
+from pathlib import Path
 from typing import NoReturn
 
 from app import collector, review_command, simulate
@@ -47,7 +49,12 @@ def _schema_ready(database_url: str) -> None:
 
     url = make_url(database_url)
     if url.get_backend_name() == "sqlite":
-        upgrade(database_url)
+        if url.database and url.database != ":memory:":  # a database in memory dies with us
+            # Processes started together on a new file would each create its tables: one at
+            # a time, the others find it migrated.
+            with Path(url.database).open("ab") as file:
+                fcntl.flock(file, fcntl.LOCK_EX)
+                upgrade(database_url)
         return
     shown = url.render_as_string(hide_password=True)
     try:

@@ -87,3 +87,17 @@ async def test_serve_says_in_one_line_that_the_database_cannot_be_reached() -> N
     lines = await asyncio.to_thread(serve_refused, url)
     assert_one_clear_line(lines, "cannot read the database")
     assert "secret-password" not in "\n".join(lines)
+
+
+async def test_servers_started_together_on_a_new_sqlite_file_migrate_it_once(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.db"
+    env = server_env("unused:", database)
+    del env["CASH_STASH_REDIS_URL"]
+    with running_servers(env, 3) as servers:
+        for server in servers:
+            async with server.endpoint.http() as http:
+                assert (await http.get("/healthz")).status_code == 200
+    current, newest = await asyncio.to_thread(schema_revisions, f"sqlite+aiosqlite:///{database}")
+    assert current == newest
