@@ -32,6 +32,8 @@ import orjson
 from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app.api.headers import SECURITY_HEADERS
+
 logger = logging.getLogger(__name__)
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -52,30 +54,31 @@ def trusted_networks(forwarded_allow_ips: str) -> list[Network] | None:
     return networks
 
 
-def _refusal(status: int, reason: str, code: str, detail: str) -> bytes:
-    """A whole HTTP/1.1 answer that ends the connection, in the app's ``{code, detail}``."""
+_SECURITY = SECURITY_HEADERS.headers
+
+
+def _refusal(code: str, detail: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of an answer that ends the connection: the app's ``{code,
+    detail}`` with the security headers every answer carries (``app/api/headers.py``)."""
     body = orjson.dumps({"code": code, "detail": detail})
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
-        "content-type: application/json\r\n"
-        f"content-length: {len(body)}\r\n"
-        "connection: close\r\n\r\n"
-    )
-    return head.encode("ascii") + body
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+        *((name.lower().encode(), value.encode()) for name, value in _SECURITY.items()),
+    ]
+    return headers, body
 
 
-_TOO_MANY_DETAIL = "Too many connections from your address: close some and try again."
+_TOO_MANY = _refusal(
+    "too_many_connections", "Too many connections from your address: close some and try again."
+)
 
 
 async def _too_many_connections(scope: Scope, receive: Receive, send: Send) -> None:
     """The app a connection over its address's cap is served: 429 to its request, then closed
     (``connection: close``)."""
-    body = orjson.dumps({"code": "too_many_connections", "detail": _TOO_MANY_DETAIL})
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        (b"connection", b"close"),
-    ]
+    headers, body = _TOO_MANY
     await send({"type": "http.response.start", "status": 429, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -207,7 +210,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         logger.info("request body not complete in %g s; closing", self.body_seconds)
         if not self.cycle.response_started:
             detail = f"A request body must arrive whole within {self.body_seconds:g} s."
-            self.transport.write(_refusal(408, "Request Timeout", "body_too_slow", detail))
+            headers, body = _refusal("body_too_slow", detail)
+            head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\n" + head + b"\r\n" + body)
         # As when the client leaves: the app's next ``receive`` says so, its ``send`` is dropped.
         self.cycle.disconnected = True
         self.cycle.message_event.set()

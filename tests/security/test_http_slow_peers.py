@@ -19,15 +19,17 @@ HEAD = (
 NOT_A_PROXY = "192.0.2.1"
 """A proxy address that is not loopback, so that the tests' own connections are counted."""
 
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+
 Connection = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
 
 async def answer(server: ServerProcess, request: bytes) -> tuple[int, bytes]:
-    """A request on a connection of its own: the status and all the server sent."""
+    """A request that closes its own connection: the status and all the server sent."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.endpoint.port)
     try:
         writer.write(request)
-        whole = await asyncio.wait_for(reader.read(65536), WAIT)
+        whole = await asyncio.wait_for(reader.read(), WAIT)  # to the end: the server closes
         return int(whole.split(b" ", 2)[1]), whole
     finally:
         writer.close()
@@ -67,8 +69,9 @@ async def test_request_bodies_sent_a_byte_at_a_time_are_answered_408_and_closed(
     for whole in answered:
         assert whole.startswith(b"HTTP/1.1 408 "), whole
         assert json.loads(whole.split(b"\r\n\r\n", 1)[1])["code"] == "body_too_slow"
+        assert b"\r\nx-frame-options: DENY\r\n" in whole, "the security headers, as on every answer"
     assert "request body not complete in 1 s" in server.logged
-    status, _ = await answer(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, _ = await answer(server, HEALTHZ)
     assert status == 200
     for _, writer in trickles:
         writer.close()
@@ -92,13 +95,14 @@ async def test_connections_past_the_cap_from_one_address_are_refused_429(serve: 
         forwarded_allow_ips=NOT_A_PROXY,
     )
     held = [await asyncio.open_connection("127.0.0.1", server.endpoint.port) for _ in range(4)]
-    status, whole = await answer(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, whole = await answer(server, HEALTHZ)
     assert status == 429, whole
     assert json.loads(whole.split(b"\r\n\r\n", 1)[1])["code"] == "too_many_connections"
+    assert b"\r\nx-frame-options: DENY\r\n" in whole, "the security headers, as on every answer"
     # One held connection closes: the next request is served (once the server has seen it go).
     held.pop()[1].close()
     for _ in range(200):
-        status, whole = await answer(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, whole = await answer(server, HEALTHZ)
         if status == 200:
             break
         await asyncio.sleep(0.05)
@@ -111,13 +115,13 @@ async def test_upgraded_websockets_and_trusted_proxies_are_not_counted(serve: Se
     server = serve(http_connections_per_address="2", forwarded_allow_ips=NOT_A_PROXY)
     code, _ = await duel(server.endpoint)
     sockets = [await raw_client(server.endpoint, f"/ws/{code}") for _ in range(4)]
-    status, whole = await answer(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, whole = await answer(server, HEALTHZ)
     assert status == 200, whole
     for socket in sockets:
         await socket.close()
     proxied = serve(http_connections_per_address="2")  # loopback is the trusted proxy
     held = [await asyncio.open_connection("127.0.0.1", proxied.endpoint.port) for _ in range(4)]
-    status, whole = await answer(proxied, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, whole = await answer(proxied, HEALTHZ)
     assert status == 200, whole
     for _, writer in held:
         writer.close()
