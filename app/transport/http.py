@@ -38,6 +38,10 @@ logger = logging.getLogger(__name__)
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+LINGER_SECONDS = 2.0
+"""How long a connection refused for a slow body is still read (and what it sends dropped)
+after its 408, so that the client gets the answer rather than a reset."""
+
 
 def trusted_networks(forwarded_allow_ips: str) -> list[Network] | None:
     """The proxies' networks in uvicorn's ``forwarded_allow_ips`` (addresses or networks,
@@ -120,6 +124,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._head_deadline: asyncio.TimerHandle | None = None
         self._body_deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
+        self._lingering = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -208,12 +213,23 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         logger.info("request body not complete in %g s; closing", self.body_seconds)
-        if not self.cycle.response_started:
-            detail = f"A request body must arrive whole within {self.body_seconds:g} s."
-            headers, body = _refusal("body_too_slow", detail)
-            head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
-            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\n" + head + b"\r\n" + body)
         # As when the client leaves: the app's next ``receive`` says so, its ``send`` is dropped.
         self.cycle.disconnected = True
         self.cycle.message_event.set()
-        self.transport.close()
+        if self.cycle.response_started or not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        detail = f"A request body must arrive whole within {self.body_seconds:g} s."
+        headers, body = _refusal("body_too_slow", detail)
+        head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+        self.transport.write(b"HTTP/1.1 408 Request Timeout\r\n" + head + b"\r\n" + body)
+        # A lingering close, as nginx's: closed with the client's bytes still unread, the socket
+        # would be reset, and the reset would take the 408 with it. Say no more (FIN), drop what
+        # still comes, and close a moment later.
+        self.transport.write_eof()
+        self._lingering = True
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if not self._lingering:
+            super().data_received(data)

@@ -64,9 +64,7 @@ async def test_request_bodies_sent_a_byte_at_a_time_are_answered_408_and_closed(
     answers = await asyncio.wait_for(
         asyncio.gather(*(trickle(*pair) for pair in trickles)), timeout=WAIT
     )
-    answered = [whole for whole in answers if whole]
-    assert answered, "no trickling connection was told why it was closed"
-    for whole in answered:
+    for whole in answers:  # read before the close: not lost to a reset
         assert whole.startswith(b"HTTP/1.1 408 "), whole
         assert json.loads(whole.split(b"\r\n\r\n", 1)[1])["code"] == "body_too_slow"
         assert b"\r\nx-frame-options: DENY\r\n" in whole, "the security headers, as on every answer"

@@ -226,6 +226,7 @@ def test_the_http_protocol_overrides_what_uvicorn_still_calls() -> None:
             "__init__": ["config", "server_state", "app_state", "_loop"],
             "connection_made": ["transport"],
             "connection_lost": ["exc"],
+            "data_received": ["data"],
             "on_headers_complete": [],
             "on_message_complete": [],
             "on_response_complete": [],
