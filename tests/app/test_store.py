@@ -501,3 +501,63 @@ async def test_a_commit_waiting_for_replicas_holds_up_no_read(redis_prefix: str)
         assert store.unreplicated == 3
     finally:
         await store.close()
+
+
+@pytest.mark.redis
+async def test_a_commit_whose_answer_is_lost_is_read_back_and_never_sent_again(
+    redis_prefix: str,
+) -> None:
+    """The commit reaches Redis and runs, but the connection breaks before its answer comes
+    back: the store reads the room back, finds its own commit there and says so, without
+    sending it again (a resend would run the script a second time)."""
+    import hiredis
+    from redis.asyncio.connection import parse_url
+
+    from app.store.redis import _COMMIT_ONE_NODE
+
+    target = parse_url(REDIS_URL)
+    commit_runs = 0
+    answers_dropped = 0
+
+    async def proxy(client_reader: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
+        nonlocal commit_runs, answers_dropped
+        upstream_reader, upstream = await asyncio.open_connection(target["host"], target["port"])
+        swallow = asyncio.Event()
+
+        async def answers() -> None:
+            nonlocal answers_dropped
+            while data := await upstream_reader.read(65536):
+                if swallow.is_set():  # the commit's answer: lost with the connection
+                    answers_dropped += 1
+                    break
+                client.write(data)
+            client.close()
+            upstream.close()
+
+        answering = asyncio.create_task(answers())
+        commands = hiredis.Reader()
+        while data := await client_reader.read(65536):
+            commands.feed(data)
+            while (command := commands.gets()) is not False:
+                if command[:2] == [b"EVALSHA", _COMMIT_ONE_NODE.sha.encode()]:
+                    commit_runs += 1
+                    if commit_runs == 2:
+                        swallow.set()
+            upstream.write(data)
+        upstream.close()
+        await answering
+
+    server = await asyncio.start_server(proxy, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    store = RedisRoomStore(f"redis://127.0.0.1:{port}/{target['db']}", prefix=redis_prefix)
+    try:
+        assert await store.commit(commit(1, '{"v":1}'))
+        assert await store.commit(commit(2, '{"v":2}')), "read back as written"
+        assert answers_dropped == 1, "the second commit's answer was lost"
+        assert commit_runs == 2, "and it was not sent again"
+        assert await store.load("ROOM0001") == '{"v":2}'
+        assert await store.commit(commit(3, '{"v":3}'))
+        assert await store.load("ROOM0001") == '{"v":3}'
+    finally:
+        await store.close()
+        server.close()
