@@ -97,6 +97,7 @@ class Rooms:
             str(version - 1),
             str(version),
             self.data,
+            "0",
             TTL,
             self.store._publish,
             self.store.channel_of(code),
