@@ -2,7 +2,9 @@
 
 Plays a seeded random 4-player advanced game through the room layer and, at a few points,
 times what the server does for each move: apply it to the room (``play.apply``: the engine,
-the room copy and the state's text), the room's text for the store, and every seat's
+the room copy and the state's text), what the store is sent (the room's text, or the move's:
+``app/rooms/moves.py``), what a process that holds the room does with a move another made
+(replays it) and what it did before moves were appended (read the whole room), and every seat's
 ``state`` message as sent to a connection that was sent the version before (views, legal and
 blocked actions, JSON; the log entries of that one move). The sizes are seat 0's state as
 sent then and as sent whole (a connection's first, with the whole log). Medians of
@@ -32,8 +34,10 @@ from app.rooms.model import (  # noqa: E402
     RoomOptions,
     Seat,
     load_engine_state,
+    room_of_text,
     room_text,
 )
+from app.rooms.moves import Move, replay  # noqa: E402
 from app.ws.snapshot import LogMark, Snapshot  # noqa: E402
 
 
@@ -69,8 +73,8 @@ def main() -> None:
     room, rng, moves = started(args.seed), random.Random(args.seed), 0
     previous = room
     print(
-        "move  room KB  state KB  whole KB  apply us  room JSON us  decode state us"
-        "  4 seats' states us"
+        "move  room KB  state KB  whole KB  apply us  room JSON us  move JSON us"
+        "  replay us  read room us  decode state us  4 seats' states us"
     )
     while room.status == "playing" and points:
         state = room.engine_state()
@@ -92,6 +96,22 @@ def main() -> None:
             def stored(before: Room = before) -> str:
                 return room_text(before)
 
+            move = Move(action["seat"], action, "player", None, 2.0)
+            after = move.apply(before)
+            after.version = before.version + 1
+            after_text = room_text(after)
+
+            def move_text(move: Move = move) -> str:
+                return move.text(ai_pause=1.0)
+
+            def replayed(before: Room = before, text: str = move_text()) -> Room:
+                return replay(before, text)
+
+            def read_room(text: str = after_text) -> Any:
+                room = room_of_text(text)
+                assert room.game is not None
+                return load_engine_state(room.game.state)
+
             sent = Snapshot(previous)
             marks = [state[1] if (state := sent.state_text(seat)) else None for seat in range(4)]
 
@@ -109,6 +129,9 @@ def main() -> None:
                 f"  {len(state[0]) / 1024:8.1f}  {len(whole[0]) / 1024:8.1f}"
                 f"  {micros(apply, args.loops, args.repeats):8.0f}"
                 f"  {micros(stored, args.loops, args.repeats):12.0f}"
+                f"  {micros(move_text, args.loops, args.repeats):12.0f}"
+                f"  {micros(replayed, args.loops, args.repeats):9.0f}"
+                f"  {micros(read_room, args.loops, args.repeats):12.0f}"
                 f"  {micros(decode, args.loops, args.repeats):15.0f}"
                 f"  {micros(states, args.loops, args.repeats):18.0f}"
             )

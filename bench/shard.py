@@ -3,7 +3,8 @@
 Starts the tests' local Redis Cluster (three primaries with a replica each), pins the primary
 under test alone to one core and every other node and this driver to the other, and sends that
 primary what a move costs it: the store's own commit script for rooms whose slots it holds
-(``app/store/redis.py``: the room's version checked, its data and time to live written, the
+(``app/store/redis.py``: the room's version checked, its move appended (or every
+``--snapshot-every`` moves a snapshot of ``--data-bytes`` written), its time to live set, the
 announcement published on the room's shard channel) and the index script of a wake and
 listing bucket it holds. One subscriber listens on every room's channel, as the process
 serving the room would. Each connection keeps ``--depth`` moves in flight; with
@@ -14,7 +15,8 @@ it could do. It takes the scripts, key names and bucket layout from ``app/store/
 itself (names private to that module), so that it measures what the server sends and fails at
 once when they change. Loopback only, bounded in seconds; stops its cluster itself::
 
-    python bench/shard.py --seconds 10 --data-bytes 8000
+    python bench/shard.py --seconds 10 --data-bytes 8000 --move-bytes 250
+    python bench/shard.py --seconds 10 --data-bytes 8000 --snapshot-every 1  # whole rooms only
     python bench/shard.py --seconds 10 --data-bytes 8000 --wait-replicas 1
 """
 
@@ -39,6 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as ``python bench/shard.py``: the repository's root
 
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH  # noqa: E402
+from app.rooms.moves import SNAPSHOT_EVERY  # noqa: E402
 from app.store.redis import _COMMIT_ROOM, _INDEX, BUCKETS, RedisRoomStore, bucket_of  # noqa: E402
 from tests.redis_cluster import RedisCluster, cluster_tools_problem  # noqa: E402
 
@@ -66,13 +69,23 @@ class Driver:
     """Moves for the rooms and buckets of one primary, pre-framed so that the driver's own
     work per move stays a small part of the primary's."""
 
-    def __init__(self, store: RedisRoomStore, rooms: list[Room], buckets: list[str], data: bytes):
+    def __init__(
+        self,
+        store: RedisRoomStore,
+        rooms: list[Room],
+        buckets: list[str],
+        data: bytes,
+        move: bytes,
+        snapshot_every: int,
+    ):
         self.store = store
         self.rooms = rooms
         self.bucket_codes = buckets
         """Room codes whose index bucket is on the primary (the buckets its rooms' entries go
         to are spread over every shard; these stand for its share)."""
         self.data = data
+        self.move_data = move
+        self.snapshot_every = snapshot_every
         self.moves = 0
         self.refused = 0
 
@@ -80,6 +93,7 @@ class Driver:
         store = self.store
         room.version += 1
         now = time.time()
+        snapshot = room.version == 1 or room.version % self.snapshot_every == 0
         commit = encode(
             "EVALSHA",
             _COMMIT_ROOM.sha,
@@ -88,7 +102,8 @@ class Driver:
             store._chat_key(room.code),
             str(room.version - 1),
             str(room.version),
-            self.data,
+            self.data if snapshot else self.move_data,
+            "0" if snapshot else "1",
             str(TTL),
             "SPUBLISH",
             store.channel_of(room.code),
@@ -201,7 +216,14 @@ async def measure(args: argparse.Namespace, cluster: RedisCluster) -> None:
     with redis.Redis(port=primary) as client:
         client.script_load(_COMMIT_ROOM.text)
         client.script_load(_INDEX.text)
-    driver = Driver(store, rooms, list(bucket_codes.values()), b"x" * args.data_bytes)
+    driver = Driver(
+        store,
+        rooms,
+        list(bucket_codes.values()),
+        b"x" * args.data_bytes,
+        b"x" * args.move_bytes,
+        args.snapshot_every,
+    )
     ready = asyncio.Event()
     listening = asyncio.create_task(
         subscriber(primary, [store.channel_of(room.code) for room in rooms], ready)
@@ -231,7 +253,8 @@ async def measure(args: argparse.Namespace, cluster: RedisCluster) -> None:
     listening.cancel()
     print(
         f"one primary, {len(bucket_codes)} of {BUCKETS} buckets, {len(rooms)} rooms,"
-        f" {args.data_bytes} B per room, {args.connections} connections x {args.depth} moves"
+        f" {args.data_bytes} B per snapshot every {args.snapshot_every} moves,"
+        f" {args.move_bytes} B per move, {args.connections} connections x {args.depth} moves"
         f" in flight{f', WAIT {args.wait_replicas}' if args.wait_replicas else ''}:"
     )
     print(
@@ -246,7 +269,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rooms", type=int, default=2000)
-    parser.add_argument("--data-bytes", type=int, default=8000, help="a room's stored text")
+    parser.add_argument("--data-bytes", type=int, default=8000, help="a room's snapshot")
+    parser.add_argument("--move-bytes", type=int, default=250, help="a move's stored text")
+    parser.add_argument("--snapshot-every", type=int, default=SNAPSHOT_EVERY)
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--depth", type=int, default=32, help="moves in flight per connection")
     parser.add_argument("--wait-replicas", type=int, default=0)

@@ -15,7 +15,7 @@ from typing import Any
 
 import engine
 from app.metrics import Metrics
-from app.rooms import lobby, play
+from app.rooms import lobby, moves, play
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
@@ -24,7 +24,7 @@ from app.rooms.public import room_listing
 from app.rooms.recording import GameRecorder
 from app.rooms.stand_ins import log_stand_in
 from app.settings import Settings
-from app.store.base import Commit, RoomStore
+from app.store.base import Commit, RoomStore, StoredRoom
 
 logger = logging.getLogger(__name__)
 
@@ -63,13 +63,14 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self._recorder = recorder
         self._ai = ai
-        self._held: OrderedDict[str, tuple[str, Room]] = OrderedDict()
-        """Code → the room's JSON as last committed or seen here, and that room decoded. It may
-        be behind the store: only a compare-and-set on its version may trust it."""
+        self._held: OrderedDict[str, Room] = OrderedDict()
+        """Code → the room as last committed or read here. It may be behind the store: only a
+        compare-and-set on its version may trust it. A read asks the store for the moves after
+        it only, and replays them on it."""
         self._committing: dict[str, tuple[str, Room]] = {}
-        """Code → the JSON and room of a commit this process is waiting on. Its announcement on
-        the store's channel can arrive before the store's answer does; a read of the room then
-        finds this very room (``decode``)."""
+        """Code → the stored text (snapshot or move) and the room of a commit this process is
+        waiting on. Its announcement on the store's channel can arrive before the store's
+        answer does; a read of the room then finds this very room (``_rebuilt``)."""
         self._committed: list[Callable[[Room], None]] = []
         self._missed: list[Callable[[str], None]] = []
 
@@ -95,32 +96,44 @@ class RoomService:
         pending = self._committing.get(code)
         return None if pending is None else pending[1].version
 
-    def _hold(self, data: str, room: Room) -> None:
-        self._held[room.code] = (data, room)
+    def _hold(self, room: Room) -> None:
+        self._held[room.code] = room
         self._held.move_to_end(room.code)
         if len(self._held) > HELD_ROOMS:
             self._held.popitem(last=False)
 
-    def decode(self, code: str, data: str) -> Room:
-        """A room from its stored or published JSON; decoded once however often it comes by
-        (rooms are never changed in place: every change works on a clone)."""
-        held = self._held.get(code)
-        if held is not None and held[0] == data:
-            return held[1]
-        committing = self._committing.get(code)
-        if committing is not None and committing[0] == data:
-            self._hold(data, committing[1])
-            return committing[1]
-        room = room_of_text(data)
-        self._hold(data, room)
-        return room
-
     async def load(self, code: str) -> Room | None:
-        data = await self.store.load(code)
-        if data is None:
+        held = self._held.get(code)
+        stored = await self.store.load(code, after=0 if held is None else held.version)
+        if stored is None:
             self._held.pop(code, None)
             return None
-        return self.decode(code, data)
+        room = self._rebuilt(code, stored, held)
+        self._hold(room)
+        return room
+
+    def _rebuilt(self, code: str, stored: StoredRoom, held: Room | None) -> Room:
+        """The room at ``stored.version``: its snapshot (or the held room, when the store sent
+        only the moves after it) with the moves since replayed on it. ``ValueError`` when the
+        stored room is not one."""
+        committing = self._committing.get(code)
+        if stored.snapshot is None:
+            if held is None or held.version != stored.base:
+                raise ValueError("the store sent moves after a version not held here")
+            room = held
+        elif committing is not None and committing[0] == stored.snapshot:
+            room = committing[1]
+        else:
+            room = room_of_text(stored.snapshot)
+            if room.version != stored.base:
+                raise ValueError("a stored room's snapshot is not at its version")
+        for step in stored.steps:
+            mine = committing is not None and committing[1].version == room.version + 1
+            if mine and committing is not None and committing[0] == step:
+                room = committing[1]
+            else:
+                room = moves.replay(room, step)
+        return room
 
     async def _load(self, code: str) -> Room:
         room = await self.load(code)
@@ -128,16 +141,22 @@ class RoomService:
             raise room_not_found()
         return room
 
-    async def _commit(self, new: Room, *, previous: Room | None) -> bool:
+    async def _commit(
+        self, new: Room, *, previous: Room | None, move: moves.Move | None = None
+    ) -> bool:
         """Compare-and-set ``new`` over ``previous`` (None: a new room), with its clocks and
-        indexes."""
+        indexes. ``new`` made by ``move`` is stored as that move, appended (unless a snapshot
+        is due: ``moves.snapshot_due``); any other change as a snapshot of the room."""
         grace = self.settings.disconnect_grace_seconds
+        ai_pause = self.settings.ai_pause_seconds
         new.version = 1 if previous is None else previous.version + 1
-        play.schedule(new, now=time.time(), ai_pause=self.settings.ai_pause_seconds)
+        play.schedule(new, now=time.time() if move is None else move.now, ai_pause=ai_pause)
+        step = move is not None and previous is not None and not moves.snapshot_due(previous, new)
         commit = Commit(
             code=new.code,
             version=new.version,
-            data=room_text(new),
+            data=move.text(ai_pause=ai_pause) if step and move is not None else room_text(new),
+            step=step,
             wake_at=new.wake_at(grace),
             previous_wake_at=None if previous is None else previous.wake_at(grace),
             listing=room_listing(new),
@@ -155,7 +174,7 @@ class RoomService:
             if mine is not None and mine[1] is new:
                 del self._committing[new.code]
         if written:
-            self._hold(commit.data, new)
+            self._hold(new)
             for listener in self._committed:
                 listener(new)
             return True
@@ -301,16 +320,18 @@ class RoomService:
         """
         held = self._held.get(code)
         if held is not None:
-            room = held[1]
+            room = held
             with contextlib.suppress(RoomError):
-                new, seat = _checked_move(room, token_hash, ref=ref, version=version, action=action)
-                if new is not None and await self._commit(new, previous=room):
+                new, seat, move = _checked_move(
+                    room, token_hash, ref=ref, version=version, action=action
+                )
+                if new is not None and await self._commit(new, previous=room, move=move):
                     return self._applied(new, seat, action)
         room = await self._load(code)
-        new, seat = _checked_move(room, token_hash, ref=ref, version=version, action=action)
+        new, seat, move = _checked_move(room, token_hash, ref=ref, version=version, action=action)
         if new is None:
             return Acted(room, seat, repeated=True)
-        if await self._commit(new, previous=room):
+        if await self._commit(new, previous=room, move=move):
             return self._applied(new, seat, action)
         latest = await self._load(code)
         if play.remembered(latest, seat, ref) is not None:
@@ -386,7 +407,8 @@ class RoomService:
         try:
             with self.metrics.ai_decision_seconds.labels(level).time():
                 action = await self._ai.decide(level, view, legal, secrets.randbits(32))
-            new = play.apply(room, seat=seat, action=action, now=time.time(), mover=mover)
+            move = moves.Move(seat, action, mover, None, time.time())
+            new = move.apply(room)
         except Exception:
             # A failing AI must not stall the table: the seat still moves, legally.
             logger.exception(
@@ -395,8 +417,9 @@ class RoomService:
                 extra={"room": room.code, "seat": seat},
             )
             fallback = random.Random(secrets.randbits(32)).choice(legal)
-            new = play.apply(room, seat=seat, action=fallback, now=time.time(), mover=mover)
-        if await self._commit(new, previous=room):
+            move = moves.Move(seat, fallback, mover, None, time.time())
+            new = move.apply(room)
+        if await self._commit(new, previous=room, move=move):
             self.metrics.actions_by[mover].inc()
             if new.status == "finished":
                 logger.info("game over", extra={"room": room.code})
@@ -434,27 +457,28 @@ class RoomService:
 
 def _checked_move(
     room: Room, token_hash: str, *, ref: str | int, version: int, action: dict[str, Any]
-) -> tuple[Room | None, int]:
-    """The room after a person's act and their seat; None for a ref applied before. Each
-    refusal is a ``RoomError``, in the order ``RoomService.act`` gives."""
+) -> tuple[Room | None, int, moves.Move | None]:
+    """The room after a person's act, their seat and the move; no room (nor move) for a ref
+    applied before. Each refusal is a ``RoomError``, in the order ``RoomService.act`` gives."""
     seat = room.seat_of(token_hash)
     if seat is None:
         raise RoomError("not_seated", "Your seat is no longer in this room.", status=403)
     if "seat" in action and action["seat"] != seat:
         raise RoomError("wrong_seat", "You can only act for your own seat.", status=403)
     if play.remembered(room, seat, ref) is not None:
-        return None, seat
+        return None, seat, None
     if room.status != "playing" or room.game is None:
         raise RoomError("not_playing", "No game is being played in this room.")
     if seat not in room.game.to_act:
         raise RoomError("not_your_turn", "It is not your turn to act.")
     if version != room.version:
         raise RoomError("stale_version", "The game moved on; here is the current state.")
+    move = moves.Move(seat, action, "player", ref, time.time())
     try:
-        new = play.apply(room, seat=seat, action=action, now=time.time(), mover="player", ref=ref)
+        new = move.apply(room)
     except engine.IllegalAction as error:
         raise RoomError(error.code, _sentence(error), status=400) from error
-    return new, seat
+    return new, seat, move
 
 
 def _person(name: str, token: str, player_id: str | None) -> Seat:

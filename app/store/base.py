@@ -33,12 +33,15 @@ class StoreEvent:
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """A room's next JSON with the indexes that follow it."""
+    """A room's next version with the indexes that follow it: a new snapshot of the room, or
+    one move appended to the snapshot's tail."""
 
     code: str
     version: int
     """The new version: one more than the stored one (1 for a new room)."""
     data: str
+    """The room's JSON (a new snapshot), or with ``step`` the move that makes this version
+    from the one before (its readers replay it: the engine is deterministic)."""
     wake_at: float | None
     """When some process must look at the room again (clocks, AI turn, recording)."""
     listing: str | None
@@ -50,6 +53,22 @@ class Commit:
     """The wake time of the version this one replaces (None: it had none, or a new room)."""
     waiting: bool = False
     """Waiting for its first game: counted by ``waiting_rooms`` until it starts or expires."""
+    step: bool = False
+    """``data`` is a move appended to the room's tail, not a snapshot (never for version 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A room as the store holds it: a snapshot and the moves committed since, in order."""
+
+    version: int
+    """The room's newest version: ``base`` plus one per step."""
+    snapshot: str | None
+    """The snapshot's JSON; None when the reader's own copy (at ``base``) is the base."""
+    base: int
+    """The version the steps start after: the snapshot's, or the reader's own copy's."""
+    steps: list[str]
+    """The moves after ``base``, oldest first (``Commit.data`` of each step commit)."""
 
 
 class RoomStore(Protocol):
@@ -59,13 +78,16 @@ class RoomStore(Protocol):
 
     async def close(self) -> None: ...
 
-    async def load(self, code: str) -> str | None:
-        """The room's JSON, or None if there is no such room (or it expired)."""
+    async def load(self, code: str, *, after: int = 0) -> StoredRoom | None:
+        """The room's snapshot and the steps since; only the steps after ``after`` when the
+        caller holds that version of the room and it is not older than the snapshot. None if
+        there is no such room (or it expired)."""
         ...
 
     async def commit(self, commit: Commit) -> bool:
-        """Write the room if its stored version is one less than ``commit.version`` (version 1:
-        it must not exist yet); refresh its TTL and indexes and announce its code and version
+        """Write the room (a snapshot, dropping the tail; or a step, appended to the tail) if
+        its stored version is one less than ``commit.version`` (version 1: it must not exist
+        yet); refresh its TTL and indexes and announce its code and version
         on the room's channel (to this store's own subscription too). False when the version
         moved."""
         ...

@@ -6,9 +6,9 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from app.store.base import Commit, StoreEvent
+from app.store.base import Commit, StoredRoom, StoreEvent
 
 _MAX_HIT_KEYS = 10_000
 """Rate-limit counters kept before old windows are swept out."""
@@ -17,8 +17,11 @@ _MAX_HIT_KEYS = 10_000
 @dataclass(slots=True)
 class _Entry:
     version: int
-    data: str
+    snapshot: str
+    """The room's JSON as of ``snapshot_version``; ``steps`` make the versions after it."""
     expires_at: float | None
+    snapshot_version: int
+    steps: list[str] = field(default_factory=list)
 
 
 class MemoryRoomStore:
@@ -50,9 +53,14 @@ class MemoryRoomStore:
             return None
         return entry
 
-    async def load(self, code: str) -> str | None:
+    async def load(self, code: str, *, after: int = 0) -> StoredRoom | None:
         entry = self._entry(code)
-        return None if entry is None else entry.data
+        if entry is None:
+            return None
+        if entry.snapshot_version <= after <= entry.version:
+            steps = entry.steps[after - entry.snapshot_version :]
+            return StoredRoom(entry.version, None, after, steps)
+        return StoredRoom(entry.version, entry.snapshot, entry.snapshot_version, list(entry.steps))
 
     async def commit(self, commit: Commit) -> bool:
         entry = self._entry(commit.code)
@@ -60,7 +68,12 @@ class MemoryRoomStore:
         if current != commit.version - 1:
             return False
         expires_at = None if commit.ttl_seconds is None else time.time() + commit.ttl_seconds
-        self._rooms[commit.code] = _Entry(commit.version, commit.data, expires_at)
+        if commit.step and entry is not None:
+            entry.version, entry.expires_at = commit.version, expires_at
+            entry.steps.append(commit.data)
+        else:
+            entry = _Entry(commit.version, commit.data, expires_at, commit.version)
+            self._rooms[commit.code] = entry
         if commit.wake_at is None:
             self._wake.pop(commit.code, None)
         else:

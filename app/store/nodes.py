@@ -11,7 +11,14 @@ run: it is sent again only when the caller says that is safe (``retry``); otherw
 gets the error and finds out itself (a commit reads the room back, ``app/store/redis.py``).
 
 Each node has one pipelined connection (``app/store/resp.py``) that every command to it
-shares: Redis answers in order, so rooms do not wait for each other."""
+shares: Redis answers in order, so rooms do not wait for each other.
+
+It stands in for ``redis.asyncio.cluster.RedisCluster``, measured against it: a commit through
+RedisCluster cost 1.8-3.1 times this client's CPU (``bench/redis_client.py``,
+``docs/performance.md``, round eleven). It also keeps what a commit needs and RedisCluster's
+retries do not give: a script and its ``WAIT`` on one connection, knowing that a script ran on a
+node importing its slot (after ``ASK``, ``calls_asked``), and a command whose answer was lost
+never sent again unless the caller says so."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
-from app.store.base import Commit, StoreEvent
+from app.store.base import Commit, StoredRoom, StoreEvent
 from app.store.channels import RoomChannels
 from app.store.nodes import Nodes, Script
 
@@ -41,14 +41,32 @@ BUCKETS = 16
 """Wake and listing buckets. Every process reads all of them on each look for due rooms, so
 few; enough that a cluster of a dozen shards shares the work. Changing it strands entries."""
 
-# A room's version, data, time to live and announcement.
+# A room's version, its snapshot or its next move, time to live and announcement. A room is
+# one hash: ``v`` its version, ``s`` its snapshot's version, ``data`` the snapshot, and ``m<n>``
+# the move that made version n, for each version since the snapshot (fields of the one key, not
+# a list beside it: a script must find all its keys or none on a node while a slot moves). A
+# move is added; a snapshot replaces the moves. A room stored before moves were appended has no
+# ``s``: its data is the snapshot at its version.
 _WRITE_ROOM = r"""
-local function write_room(room, chat, expected, version, data, ttl, publish, channel, code)
+local function write_room(room, chat, expected, version, data, step, ttl, publish, channel,
+                          code)
   local current = redis.call('HGET', room, 'v')
   if (current or '0') ~= expected then
     return 0
   end
-  redis.call('HSET', room, 'v', version, 'data', data)
+  if step == '1' then
+    redis.call('HSETNX', room, 's', expected)
+    redis.call('HSET', room, 'v', version, 'm' .. version, data)
+  else
+    local moved = {}
+    for n = tonumber(redis.call('HGET', room, 's') or expected) + 1, tonumber(expected) do
+      table.insert(moved, 'm' .. n)
+    end
+    if #moved > 0 then
+      redis.call('HDEL', room, unpack(moved))
+    end
+    redis.call('HSET', room, 'v', version, 's', version, 'data', data)
+  end
   if tonumber(ttl) > 0 then
     redis.call('EXPIRE', room, ttl)
     redis.call('EXPIRE', chat, ttl)
@@ -96,27 +114,28 @@ end
 """
 
 # One node: KEYS room, chat, then the bucket's wake, listed, listings, waiting, indexed.
-# ARGV: expected version, version, data, ttl, publish command, channel, code, wake at,
-# listing, expires at, waiting.
+# ARGV: expected version, version, data, step ('1': data is a move), ttl, publish command,
+# channel, code, wake at, listing, expires at, waiting.
 _COMMIT_ONE_NODE = Script(
     _WRITE_ROOM
     + _WRITE_INDEX
     + """
-if write_room(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
-   == 0 then
+if write_room(KEYS[1], KEYS[2],
+              ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]) == 0 then
   return 0
 end
 write_index(KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7],
-            ARGV[7], ARGV[2], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[4])
+            ARGV[8], ARGV[2], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[5])
 return 1
 """
 )
 
-# A cluster: the room alone (KEYS room, chat; ARGV as above, the first seven) ...
+# A cluster: the room alone (KEYS room, chat; ARGV as above, the first eight) ...
 _COMMIT_ROOM = Script(
     _WRITE_ROOM
     + """
-return write_room(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+return write_room(KEYS[1], KEYS[2],
+                  ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
 """
 )
 
@@ -127,6 +146,54 @@ _INDEX = Script(
     + """
 return write_index(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
                    ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
+"""
+)
+
+# KEYS room. ARGV: the version the reader holds (0: none). The room's version, '1' with its
+# snapshot or '0' without (the reader's copy is not older than the snapshot), the version the
+# moves start after, the snapshot ('' without), then the moves. Nothing for no room.
+_LOAD = Script(
+    """
+local room = redis.call('HMGET', KEYS[1], 'v', 's', 'data')
+if not room[1] then
+  return false
+end
+local version = tonumber(room[1])
+local base = tonumber(room[2] or room[1])
+local after = tonumber(ARGV[1])
+local reply
+if base <= after and after <= version then
+  reply = {room[1], '0', ARGV[1], ''}
+  base = after
+else
+  reply = {room[1], '1', tostring(base), room[3]}
+end
+if base < version then
+  local moved = {}
+  for n = base + 1, version do
+    table.insert(moved, 'm' .. n)
+  end
+  for _, move in ipairs(redis.call('HMGET', KEYS[1], unpack(moved))) do
+    table.insert(reply, move)
+  end
+end
+return reply
+"""
+)
+
+# KEYS room. ARGV: a commit's version, '1' if it was a move. The room's version and what the
+# room holds for that version: the move, or the snapshot ('' if neither is there).
+_READ_BACK = Script(
+    """
+local room = redis.call('HMGET', KEYS[1], 'v', 's', 'data', 'm' .. ARGV[1])
+local current = room[1] or '0'
+if ARGV[2] == '1' then
+  return {current, room[4] or ''}
+end
+if room[2] == ARGV[1] then
+  return {current, room[3]}
+end
+return {current, ''}
 """
 )
 
@@ -290,10 +357,11 @@ def bucket_of(code: str) -> int:
 
 
 class RedisRoomStore:
-    """Per room (under its tag): a hash (``v`` and ``data``), a list of its last chat
-    messages, a channel. Per bucket (under its tag): the wake sorted set, the public list (a
-    sorted set by expiry and a hash of listings), the waiting sorted set, and the version each
-    room's entries were written for."""
+    """Per room (under its tag): a hash (``v`` its version, ``s`` and ``data`` its snapshot,
+    ``m<n>`` each move since), a list of its last chat messages, a channel. Per
+    bucket (under its tag): the wake sorted set, the public list (a sorted set by expiry and a
+    hash of listings), the waiting sorted set, and the version each room's entries were
+    written for."""
 
     def __init__(
         self,
@@ -366,10 +434,15 @@ class RedisRoomStore:
 
     # Rooms
 
-    async def load(self, code: str) -> str | None:
-        key = self._room_key(code)
-        data = await self._nodes.call(key, "HGET", key, "data", retry=True)
-        return None if data is None else str(data)
+    async def load(self, code: str, *, after: int = 0) -> StoredRoom | None:
+        reply = await self._nodes.eval(_LOAD, [self._room_key(code)], [after], retry=True)
+        if reply is None:
+            return None
+        version, whole, base, snapshot, *steps = reply
+        stored = StoredRoom(int(version), str(snapshot) if whole == "1" else None, int(base), steps)
+        if stored.version - stored.base != len(steps) or None in steps:
+            raise ValueError("a stored room's moves do not make its version")
+        return stored
 
     async def commit(self, commit: Commit) -> bool:
         expires_at = (
@@ -382,6 +455,7 @@ class RedisRoomStore:
             str(commit.version - 1),
             str(commit.version),
             commit.data,
+            "1" if commit.step else "0",
             ttl,
             self._publish,
             self.channel_of(commit.code),
@@ -419,7 +493,6 @@ class RedisRoomStore:
     ) -> bool:
         """Run the commit script; when its answer is lost, read the room back to learn whether
         it was written (never guessed), and send it again if it was not."""
-        room_key = keys[0]
         replicas, wait_ms = self._wait
         then: tuple[tuple[str | int, ...], ...] = (("WAIT", replicas, wait_ms),) if replicas else ()
         deadline = time.monotonic() + _COMMAND_SECONDS
@@ -432,13 +505,15 @@ class RedisRoomStore:
             except (RedisConnectionError, OSError):
                 if time.monotonic() >= deadline:
                     raise
-                stored = await self._nodes.call(
-                    room_key, "HMGET", room_key, "v", "data", retry=True
+                version, stored = await self._nodes.eval(
+                    _READ_BACK,
+                    keys[:1],
+                    [commit.version, "1" if commit.step else "0"],
+                    retry=True,
                 )
-                version, data = (None, None) if stored is None else stored
-                if version == str(commit.version) and data == commit.data:
+                if stored == commit.data:
                     return True
-                if (version or "0") == str(commit.version - 1):
+                if version == str(commit.version - 1):
                     continue  # not written: send it again
                 return False
             written = bool(replies[0])

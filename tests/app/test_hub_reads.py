@@ -275,7 +275,7 @@ async def test_an_undecodable_room_is_not_sent_and_its_text_is_not_logged(
     async with _hub(here, code) as listener:
         await _settle(lambda: listener.versions == [1])
         # What a validation error would quote: the room's text, hands and seed and all.
-        store._rooms[code] = _Entry(2, '{"code": "SECRET-HAND", "version": 2}', None)
+        store._rooms[code] = _Entry(2, '{"code": "SECRET-HAND", "version": 2}', None, 2)
         store.announce(code, 2)
         await _settle(lambda: "undecodable room not sent" in caplog.text)
         assert listener.versions == [1]

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis
 
-from app.store.base import Commit, RoomStore, StoreEvent
+from app.store.base import Commit, RoomStore, StoredRoom, StoreEvent
 from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
 from tests.app.conftest import REDIS_URL, base_settings
@@ -53,6 +53,7 @@ def commit(
     listing: str | None = None,
     ttl: int | None = 60,
     waiting: bool = False,
+    step: bool = False,
 ) -> Commit:
     return Commit(
         code=code,
@@ -62,7 +63,17 @@ def commit(
         listing=listing,
         ttl_seconds=ttl,
         waiting=waiting,
+        step=step,
     )
+
+
+async def snapshot_of(store: RoomStore, code: str = "ROOM0001") -> str | None:
+    """The room's snapshot, checked to have no moves after it."""
+    stored = await store.load(code)
+    if stored is None:
+        return None
+    assert stored.steps == [] and stored.base == stored.version
+    return stored.snapshot
 
 
 async def next_event(events: AsyncIterator[StoreEvent]) -> StoreEvent:
@@ -76,7 +87,48 @@ async def test_a_commit_is_a_compare_and_set_on_the_version(store: RoomStore) ->
     assert not await store.commit(commit(3, '{"v":3}')), "no skipping a version"
     assert await store.commit(commit(2, '{"v":2}'))
     assert not await store.commit(commit(2, '{"v":"racing"}')), "the loser of a race is refused"
-    assert await store.load("ROOM0001") == '{"v":2}'
+    assert await snapshot_of(store) == '{"v":2}'
+
+
+async def test_moves_are_appended_to_the_snapshot_and_a_snapshot_drops_them(
+    store: RoomStore,
+) -> None:
+    assert await store.commit(commit(1, "snapshot 1"))
+    assert await store.commit(commit(2, "move 2", step=True))
+    assert not await store.commit(commit(2, "racing move 2", step=True)), "compare-and-set"
+    assert await store.commit(commit(3, "move 3", step=True))
+    assert await store.commit(commit(4, "move 4", step=True))
+    assert await store.load("ROOM0001") == StoredRoom(
+        4, "snapshot 1", 1, ["move 2", "move 3", "move 4"]
+    )
+    # A reader holding version 3 is sent the moves after it only; one holding none, all.
+    assert await store.load("ROOM0001", after=3) == StoredRoom(4, None, 3, ["move 4"])
+    assert await store.load("ROOM0001", after=4) == StoredRoom(4, None, 4, [])
+    assert await store.load("ROOM0001", after=1) == StoredRoom(
+        4, None, 1, ["move 2", "move 3", "move 4"]
+    )
+    assert await store.commit(commit(5, "snapshot 5"))
+    assert await store.load("ROOM0001", after=3) == StoredRoom(5, "snapshot 5", 5, [])
+    assert await store.commit(commit(6, "move 6", step=True))
+    assert await store.load("ROOM0001", after=0) == StoredRoom(6, "snapshot 5", 5, ["move 6"])
+
+
+@pytest.mark.redis
+async def test_a_room_stored_before_moves_were_appended_goes_on_with_moves(
+    redis_prefix: str,
+) -> None:
+    """The release before kept only the room's whole JSON (``v`` and ``data``): it is read
+    as a snapshot at its version, and moves are appended after it (no upgrade step)."""
+    async with redis.asyncio.from_url(REDIS_URL) as client:
+        await client.hset(f"{redis_prefix}{{ROOM0001}}:room", mapping={"v": 7, "data": "at 7"})
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    try:
+        assert await store.load("ROOM0001") == StoredRoom(7, "at 7", 7, [])
+        assert await store.commit(commit(8, "move 8", step=True))
+        assert await store.load("ROOM0001") == StoredRoom(8, "at 7", 7, ["move 8"])
+        assert await store.load("ROOM0001", after=7) == StoredRoom(8, None, 7, ["move 8"])
+    finally:
+        await store.close()
 
 
 @pytest.fixture
@@ -146,8 +198,8 @@ async def test_commits_in_flight_at_once_are_each_answered_for_their_own_room(
     assert sum(results[: len(racing)]) == 1
     assert all(results[len(racing) :])
     winner = racing[results.index(True)]
-    assert await store.load(codes[0]) == winner.data
-    assert [await store.load(c) for c in codes[1:]] == ['{"v":2}'] * len(others)
+    assert await snapshot_of(store, codes[0]) == winner.data
+    assert [await snapshot_of(store, c) for c in codes[1:]] == ['{"v":2}'] * len(others)
 
 
 async def test_wake_times_index_rooms_that_need_a_look(store: RoomStore) -> None:
@@ -234,7 +286,7 @@ async def test_redis_commits_go_on_after_its_scripts_are_flushed(redis_prefix: s
             await client.script_flush()
         assert await store.commit(commit(2, '{"v":2}'))
         assert not await store.commit(commit(2, '{"v":"again"}'))
-        assert await store.load("ROOM0001") == '{"v":2}'
+        assert await snapshot_of(store, "ROOM0001") == '{"v":2}'
     finally:
         await store.close()
 
@@ -255,7 +307,7 @@ async def test_redis_commits_go_on_after_their_connections_are_killed(redis_pref
         await asyncio.sleep(0.1)  # the server's close arrives
         for version in range(rounds + 1, 2 * rounds + 1):
             assert await store.commit(commit(version, f'{{"v":{version}}}'))
-        assert await store.load("ROOM0001") == f'{{"v":{2 * rounds}}}'
+        assert await snapshot_of(store, "ROOM0001") == f'{{"v":{2 * rounds}}}'
     finally:
         await store.close()
 
@@ -466,7 +518,7 @@ async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
         await store.start()
         assert await store.adopt_earlier_rooms() == 2
         assert await store.adopt_earlier_rooms() == 0, "once"
-        assert await store.load("AAAAAAAA") == '{"a":7}'
+        assert await snapshot_of(store, "AAAAAAAA") == '{"a":7}'
         assert await store.chat_lines("AAAAAAAA") == ['{"text":"hi"}']
         assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
         assert await store.waiting_rooms() == 1
@@ -495,9 +547,70 @@ async def test_a_commit_waiting_for_replicas_holds_up_no_read(redis_prefix: str)
         waiting = asyncio.create_task(store.commit(commit(2, '{"v":2}')))
         other = asyncio.create_task(store.commit(commit(1, code="ROOM0002")))
         await asyncio.sleep(0.1)  # both are sent and waiting for a replica
-        assert await store.load("ROOM0001") == '{"v":2}', "written before the WAIT"
+        assert await snapshot_of(store, "ROOM0001") == '{"v":2}', "written before the WAIT"
         assert not waiting.done() and not other.done()
         assert await waiting and await other
         assert store.unreplicated == 3
     finally:
         await store.close()
+
+
+@pytest.mark.redis
+async def test_a_commit_whose_answer_is_lost_is_read_back_and_never_sent_again(
+    redis_prefix: str,
+) -> None:
+    """The commit (a move appended) reaches Redis and runs, but the connection breaks before
+    its answer comes back: the store reads the room back, finds its own move there and says
+    so, without sending it again: the move is applied once."""
+    import hiredis
+    from redis.asyncio.connection import parse_url
+
+    from app.store.redis import _COMMIT_ONE_NODE
+
+    target = parse_url(REDIS_URL)
+    commit_runs = 0
+    answers_dropped = 0
+
+    async def proxy(client_reader: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
+        nonlocal commit_runs, answers_dropped
+        upstream_reader, upstream = await asyncio.open_connection(target["host"], target["port"])
+        swallow = asyncio.Event()
+
+        async def answers() -> None:
+            nonlocal answers_dropped
+            while data := await upstream_reader.read(65536):
+                if swallow.is_set():  # the commit's answer: lost with the connection
+                    answers_dropped += 1
+                    break
+                client.write(data)
+            client.close()
+            upstream.close()
+
+        answering = asyncio.create_task(answers())
+        commands = hiredis.Reader()
+        while data := await client_reader.read(65536):
+            commands.feed(data)
+            while (command := commands.gets()) is not False:
+                if command[:2] == [b"EVALSHA", _COMMIT_ONE_NODE.sha.encode()]:
+                    commit_runs += 1
+                    if commit_runs == 2:
+                        swallow.set()
+            upstream.write(data)
+        upstream.close()
+        await answering
+
+    server = await asyncio.start_server(proxy, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    store = RedisRoomStore(f"redis://127.0.0.1:{port}/{target['db']}", prefix=redis_prefix)
+    try:
+        assert await store.commit(commit(1, "snapshot 1"))
+        assert await store.commit(commit(2, "move 2", step=True)), "read back as written"
+        assert answers_dropped == 1, "the second commit's answer was lost"
+        assert commit_runs == 2, "and it was not sent again"
+        assert await store.commit(commit(3, "move 3", step=True))
+        assert await store.load("ROOM0001") == StoredRoom(
+            3, "snapshot 1", 1, ["move 2", "move 3"]
+        ), "the move is in the room once"
+    finally:
+        await store.close()
+        server.close()
