@@ -210,6 +210,10 @@ class Room(BaseModel):
 
     code: str
     version: int = 0
+    game_version: int = 0
+    """The version at which anything but presence last changed (a move, the lobby, a stand-in
+    taking a seat); 0 in a room stored before it was kept, read as ``version``. An ``act`` is
+    checked against it: a state that differs only in who is connected is not stale."""
     host: int = 0
     """The host's seat."""
     status: RoomStatus = "waiting"
@@ -265,6 +269,11 @@ class Room(BaseModel):
             ),
             unrecorded=list(self.unrecorded),
         )
+
+    def acts_on(self, version: int) -> bool:
+        """Whether an ``act`` chosen from the state of ``version`` may apply now: only
+        presence changed since (``game_version``)."""
+        return (self.game_version or self.version) <= version <= self.version
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a token (given by its hash) opens, checking every seat in constant time."""

@@ -128,11 +128,15 @@ class RoomService:
             raise room_not_found()
         return room
 
-    async def _commit(self, new: Room, *, previous: Room | None) -> bool:
+    async def _commit(self, new: Room, *, previous: Room | None, presence: bool = False) -> bool:
         """Compare-and-set ``new`` over ``previous`` (None: a new room), with its clocks and
-        indexes."""
+        indexes. ``presence``: only who is connected changed, so ``game_version`` stays."""
         grace = self.settings.disconnect_grace_seconds
         new.version = 1 if previous is None else previous.version + 1
+        if presence and previous is not None:
+            new.game_version = previous.game_version or previous.version
+        else:
+            new.game_version = new.version
         play.schedule(new, now=time.time(), ai_pause=self.settings.ai_pause_seconds)
         commit = Commit(
             code=new.code,
@@ -176,14 +180,17 @@ class RoomService:
         for listener in self._missed:
             listener(code)
 
-    async def update(self, code: str, change: Callable[[Room], Room | None]) -> Room:
-        """Apply ``change`` to the latest room until a commit wins; None from it means no change."""
+    async def update(
+        self, code: str, change: Callable[[Room], Room | None], *, presence: bool = False
+    ) -> Room:
+        """Apply ``change`` to the latest room until a commit wins; None from it means no change.
+        ``presence``: the change is only to who is connected (``Room.game_version``)."""
         for _ in range(_UPDATE_ATTEMPTS):
             room = await self._load(code)
             new = change(room)
             if new is None:
                 return room
-            if await self._commit(new, previous=room):
+            if await self._commit(new, previous=room, presence=presence):
                 return new
         raise RoomError("busy", "The room is too busy right now; try again.", status=503)
 
@@ -284,7 +291,7 @@ class RoomService:
                 return None
             return lobby.set_connected(room, seat, connected=connected, now=time.time())
 
-        await self.update(code, note)
+        await self.update(code, note, presence=True)
 
     async def act(
         self, code: str, *, token_hash: str, ref: str | int, version: int, action: dict[str, Any]
@@ -448,7 +455,7 @@ def _checked_move(
         raise RoomError("not_playing", "No game is being played in this room.")
     if seat not in room.game.to_act:
         raise RoomError("not_your_turn", "It is not your turn to act.")
-    if version != room.version:
+    if not room.acts_on(version):
         raise RoomError("stale_version", "The game moved on; here is the current state.")
     try:
         new = play.apply(room, seat=seat, action=action, now=time.time(), mover="player", ref=ref)

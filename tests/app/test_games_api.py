@@ -59,7 +59,11 @@ async def api(shared_url: str) -> AsyncIterator[Api]:
     app = create_app()
     app.dependency_overrides[get_session] = session
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    # The app's runtime (its room store counts replays per address) runs for the test.
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+    ):
         yield Api(client, DatabaseRecorder(sessions), sessions)
     await engine.dispose()
 
