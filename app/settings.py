@@ -85,6 +85,13 @@ class Settings(BaseSettings):
     max_waiting_rooms: int = 5000
     """Rooms waiting for their first game at once, across every process; past it, creating a
     room is refused (429) until some start or expire."""
+    waiting_rooms_per_address: Annotated[int, Field(ge=1)] = 10
+    """Rooms waiting for their first game that one client address may have at once (its
+    share of ``max_waiting_rooms``); past it, creating a room is refused (429)."""
+    max_games_in_play: Annotated[int, Field(ge=1)] = 1000
+    """Games in play at once, over every process; past it, starting one is refused (429)."""
+    games_per_address: Annotated[int, Field(ge=1)] = 4
+    """Games in play that one client address may have started; past it, 429."""
     waiting_room_ttl_seconds: int = 1800
     """A room whose game has not started expires after this long without a change."""
     replays_per_minute: Annotated[int, Field(ge=1)] = 20

@@ -40,6 +40,8 @@ class MemoryRoomStore:
         self._chats: dict[str, deque[str]] = {}
         self._claims: dict[str, float] = {}
         self._hits: dict[str, tuple[float, int]] = {}
+        self._held: dict[str, dict[str, float]] = {}
+        """Key → member → until when it is held."""
         self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
 
     async def start(self) -> None:
@@ -54,7 +56,7 @@ class MemoryRoomStore:
                 await sweeper
 
     @property
-    def held(self) -> int:
+    def rooms_in_memory(self) -> int:
         """Rooms held in memory, expired ones not yet swept included."""
         return len(self._rooms)
 
@@ -78,6 +80,8 @@ class MemoryRoomStore:
             self._listed.pop(code, None)
             self._waiting.pop(code, None)
         self._claims = {key: until for key, until in self._claims.items() if until > now}
+        for key in list(self._held):
+            self._held_now(key, now)
 
     def _entry(self, code: str) -> _Entry | None:
         entry = self._rooms.get(code)
@@ -190,3 +194,24 @@ class MemoryRoomStore:
             started, count = now, 0
         self._hits[key] = (started, count + 1)
         return count < limit
+
+    async def hold(self, key: str, member: str, *, seconds: float) -> None:
+        self._held.setdefault(key, {})[member] = time.time() + seconds
+
+    async def release(self, key: str, member: str) -> None:
+        members = self._held.get(key)
+        if members is not None:
+            members.pop(member, None)
+            if not members:
+                del self._held[key]
+
+    async def held(self, key: str) -> list[str]:
+        return list(self._held_now(key, time.time()))
+
+    def _held_now(self, key: str, now: float) -> dict[str, float]:
+        members = {m: until for m, until in self._held.get(key, {}).items() if until > now}
+        if members:
+            self._held[key] = members
+        else:
+            self._held.pop(key, None)
+        return members
