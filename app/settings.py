@@ -125,6 +125,9 @@ class Settings(BaseSettings):
     """Processes that compute game reviews, apart from the AI's (0: a thread, for tests)."""
     review_queue: Annotated[int, Field(ge=1)] = 8
     """Reviews waiting or running in one process; past it, asking for one answers 429."""
+    reviews_per_address: Annotated[int, Field(ge=1)] = 2
+    """Of those, the reviews one client address may have waiting or running: the queue is
+    shared fairly, never taken whole by one address (429 past it)."""
     review_rounds: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_ROUNDS
     """Search rounds per judged decision, for reviews and hints (the CPU budget of each)."""
     review_stale_seconds: Annotated[float, Field(gt=0)] = 300.0
