@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -81,6 +82,8 @@ class _Job:
     config: dict[str, Any]
     actions: list[dict[str, Any]]
     sessions: async_sessionmaker[AsyncSession]
+    address: str | None = None
+    """The client address that asked for it (its share of the queue), if a client did."""
 
 
 class ReviewJobs:
@@ -92,9 +95,14 @@ class ReviewJobs:
         self._queue: asyncio.Queue[_Job] = asyncio.Queue()
         self._held = 0
         """Jobs queued or running here: at most ``review_queue``."""
+        self._by_address: Counter[str] = Counter()
+        """Of those, the jobs each client address asked for: at most ``reviews_per_address``,
+        so that one address cannot take every place in the queue."""
         self._tasks: list[asyncio.Task[None]] = []
 
-    async def request(self, session: AsyncSession, *, game: Game) -> GameReview:
+    async def request(
+        self, session: AsyncSession, *, game: Game, address: str | None = None
+    ) -> GameReview:
         """The game's review job, queued here unless one is done, or pending and alive.
 
         A failed job, and one left unchanged for ``review_stale_seconds``, is queued again.
@@ -105,14 +113,20 @@ class ReviewJobs:
             return row
         if self._held >= self._settings.review_queue:
             raise review_queue_full()
-        self._held += 1
+        if address is not None and self._by_address[address] >= self._settings.reviews_per_address:
+            raise RoomError(
+                "too_many_reviews",
+                "Reviews you asked for are still being computed; ask again once they are done.",
+                status=429,
+            )
+        self._take(address)
         try:
             attempt = await self._claim(session, game_id=game.id, row=row)
         except BaseException:
-            self._held -= 1
+            self._let_go(address)
             raise
         if attempt is None:
-            self._held -= 1
+            self._let_go(address)
         else:
             self._start()
             self._queue.put_nowait(
@@ -123,6 +137,7 @@ class ReviewJobs:
                     config=dict(game.config),
                     actions=list(game.actions),
                     sessions=async_sessionmaker(session.bind, expire_on_commit=False),
+                    address=address,
                 )
             )
         found = await session.get(GameReview, game.id, populate_existing=True)
@@ -195,7 +210,19 @@ class ReviewJobs:
                         finished_at=datetime.now(UTC),
                     )
             finally:
-                self._held -= 1
+                self._let_go(job.address)
+
+    def _take(self, address: str | None) -> None:
+        self._held += 1
+        if address is not None:
+            self._by_address[address] += 1
+
+    def _let_go(self, address: str | None) -> None:
+        self._held -= 1
+        if address is not None:
+            self._by_address[address] -= 1
+            if self._by_address[address] <= 0:
+                del self._by_address[address]
 
     async def _run(self, job: _Job) -> None:
         if not await self._write(job, status="running"):

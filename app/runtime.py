@@ -74,6 +74,7 @@ async def running(
             reviews=reviews,
         )
     finally:
+        await hub.settle_departures(seconds=_STOP_SECONDS)
         await scheduler.stop(seconds=_STOP_SECONDS)
         for task in tasks:
             task.cancel()

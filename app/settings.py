@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     """The AI level that plays a seat whose clock ran out or whose player is away."""
     disconnect_grace_seconds: float = 30.0
     """How long a disconnected player's seat waits before the AI plays it."""
+    presence_seconds: Annotated[float, Field(ge=0)] = 1.0
+    """A person's leaving is committed this long after their last connection closed, and no
+    sooner than this after their seat's last presence commit here: a reconnection meanwhile
+    commits nothing (a reconnect loop cannot flood the room with versions)."""
     join_limit: int = 20
     """Join attempts (and look-ups of unknown rooms) allowed per client address per minute."""
     ws_max_message_bytes: int = 8192
@@ -67,6 +71,12 @@ class Settings(BaseSettings):
     """Messages waiting for one slow connection before it is dropped (it then resyncs)."""
     chat_max_length: int = 300
     """The longest chat message, in characters."""
+    chat_history_bytes: Annotated[int, Field(ge=0)] = 16384
+    """The chat history sent on connect: the newest kept lines that fit in this many bytes."""
+    resyncs_per_minute: Annotated[int, Field(ge=1)] = 6
+    """``resync`` requests one connection may make a minute (each sends the whole state)."""
+    resyncs_per_address: Annotated[int, Field(ge=1)] = 60
+    """``resync`` requests one client address may make a minute, over all its connections."""
 
     max_body_bytes: Annotated[int, Field(ge=256)] = 4096
     """The largest HTTP request body; a larger one is answered 413 before it is read."""
@@ -75,8 +85,18 @@ class Settings(BaseSettings):
     max_waiting_rooms: int = 5000
     """Rooms waiting for their first game at once, across every process; past it, creating a
     room is refused (429) until some start or expire."""
+    waiting_rooms_per_address: Annotated[int, Field(ge=1)] = 10
+    """Rooms waiting for their first game that one client address may have at once (its
+    share of ``max_waiting_rooms``); past it, creating a room is refused (429)."""
+    max_games_in_play: Annotated[int, Field(ge=1)] = 1000
+    """Games in play at once, over every process; past it, starting one is refused (429)."""
+    games_per_address: Annotated[int, Field(ge=1)] = 4
+    """Games in play that one client address may have started; past it, 429."""
     waiting_room_ttl_seconds: int = 1800
     """A room whose game has not started expires after this long without a change."""
+    replays_per_minute: Annotated[int, Field(ge=1)] = 20
+    """Finished games' replays one client address may have computed a minute (a replay
+    already kept in memory costs nothing and is not counted); past it, ``429``."""
     api_docs: bool = False
     """Serve the OpenAPI description at ``/openapi.json`` (off by default: it maps every door).
     No ``/docs`` page is served: its Swagger UI would load scripts from a CDN."""
@@ -112,6 +132,9 @@ class Settings(BaseSettings):
     """Processes that compute game reviews, apart from the AI's (0: a thread, for tests)."""
     review_queue: Annotated[int, Field(ge=1)] = 8
     """Reviews waiting or running in one process; past it, asking for one answers 429."""
+    reviews_per_address: Annotated[int, Field(ge=1)] = 2
+    """Of those, the reviews one client address may have waiting or running: the queue is
+    shared fairly, never taken whole by one address (429 past it)."""
     review_rounds: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_ROUNDS
     """Search rounds per judged decision, for reviews and hints (the CPU budget of each)."""
     review_stale_seconds: Annotated[float, Field(gt=0)] = 300.0

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -21,11 +23,12 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -44,7 +47,9 @@ async def _play_room(
 ) -> Played:
     """Create a room on one process, watch it from the other, and wait for the recorded game.
 
-    The host never connects, so the AI plays that seat too once it is marked away.
+    The host is at the table, connected to the room's own process, and plays a random legal
+    move in its turns (a game nobody is connected to waits for somebody: the server never
+    plays a table of only AI).
     """
     home, away = bases[index % len(bases)], bases[(index + 1) % len(bases)]
     # Idle connections are dropped before the server's keep-alive (5 s) closes them: this
@@ -65,20 +70,72 @@ async def _play_room(
                 )
                 added.raise_for_status()
         url = away.replace("http://", "ws://") + f"/ws/{code}"
-        async with connect(url, max_size=None, open_timeout=30) as watcher:
-            await watcher.send(json.dumps({"type": "hello"}))
-            (await http.post(f"/api/rooms/{code}/start", headers=auth)).raise_for_status()
-            async with asyncio.timeout(max(0.0, until - time.monotonic())):
-                async for raw in watcher:
-                    message = json.loads(raw)
-                    if message["type"] == "state" and message["view"]["over"]:
-                        break
+        host_url = home.replace("http://", "ws://") + f"/ws/{code}"
+        async with connect(host_url, max_size=None, open_timeout=30) as host:
+            await host.send(json.dumps({"type": "hello", "token": token}))
+            await host.recv()  # sent once the host's arrival is committed
+            async with connect(url, max_size=None, open_timeout=30) as watcher:
+                await watcher.send(json.dumps({"type": "hello"}))
+                await _watch(watcher, host, http, code, auth, index, until)
         game_id = (await http.get(f"/api/rooms/{code}")).json()["game"]["id"]
         while time.monotonic() < until:
             if (await http.get(f"/api/games/{game_id}")).status_code == 200:
                 return Played(code, game_id, recorded=True)
             await asyncio.sleep(0.1)
         return Played(code, game_id, recorded=False)
+
+
+async def _watch(
+    watcher: ClientConnection,
+    host: ClientConnection,
+    http: httpx.AsyncClient,
+    code: str,
+    auth: dict[str, str],
+    index: int,
+    until: float,
+) -> None:
+    """Start the game and watch it to its end while the host plays."""
+    (await http.post(f"/api/rooms/{code}/start", headers=auth)).raise_for_status()
+    playing = asyncio.create_task(_host_plays(host, random.Random(index)))
+    try:
+        async with asyncio.timeout(max(0.0, until - time.monotonic())):
+            async for raw in watcher:
+                message = json.loads(raw)
+                if message["type"] == "state" and message["view"]["over"]:
+                    break
+    finally:
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
+
+
+async def _host_plays(host: ClientConnection, rng: random.Random) -> None:
+    """Play the host's seat: a random legal move from each new state in its turn; after a
+    refusal, a move from the latest state again."""
+    latest: dict[str, Any] | None = None
+    acted_on = -1
+    moves = 0
+    async for raw in host:
+        message = json.loads(raw)
+        if message["type"] == "state":
+            latest = message
+        elif message["type"] == "error" and message.get("ref") is not None:
+            acted_on = -1  # refused: choose again
+        else:
+            continue
+        if latest is None or latest["view"]["over"]:
+            continue
+        seat = latest["view"]["seat"]
+        if seat in latest["view"]["to_act"] and latest["legal"] and latest["version"] > acted_on:
+            acted_on = latest["version"]
+            moves += 1
+            act = {
+                "type": "act",
+                "ref": moves,
+                "version": latest["version"],
+                "action": rng.choice(latest["legal"]),
+            }
+            await host.send(json.dumps(act))
 
 
 async def play_rooms(
@@ -108,8 +165,22 @@ async def stored_games(database_url: str) -> dict[str, int]:
         await engine.dispose()
 
 
+SOAK_LIMITS = {
+    "join_limit": "100000",
+    "create_limit": "100000",
+    "waiting_rooms_per_address": "100000",
+    "games_per_address": "100000",
+    "max_games_in_play": "100000",
+    "ws_connections_per_address": "100000",
+    "replays_per_minute": "100000",
+}
+"""The per-address limits lifted for a soak, whose every room, connection and replay comes
+from one address (loopback): at the defaults it would be refused after a few rooms."""
+
+
 def soak_env(database_url: str, prefix: str) -> dict[str, str]:
-    """Server settings for a soak: rooms in Redis, AI right away, absent hosts played at once."""
+    """Server settings for a soak: rooms in Redis, AI right away, the per-address limits
+    lifted (``SOAK_LIMITS``)."""
     return {
         **os.environ,
         "CASH_STASH_REDIS_URL": REDIS_URL,
@@ -117,9 +188,8 @@ def soak_env(database_url: str, prefix: str) -> dict[str, str]:
         "CASH_STASH_DATABASE_URL": database_url,
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_AI_WORKERS": "1",
-        "CASH_STASH_DISCONNECT_GRACE_SECONDS": "0",
         "CASH_STASH_TIMEOUT_LEVEL": "easy",
-        "CASH_STASH_JOIN_LIMIT": "100000",
+        **{f"CASH_STASH_{name.upper()}": value for name, value in SOAK_LIMITS.items()},
     }
 
 
@@ -145,7 +215,9 @@ def _serve(env: dict[str, str], port: int, log: list[str]) -> subprocess.Popen[s
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=200)
-    parser.add_argument("--seats", type=int, default=3, help="AI players per room (2-6)")
+    parser.add_argument(
+        "--seats", type=int, default=3, help="seats per room (2-6): the host and AI players"
+    )
     parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
     parser.add_argument("--seconds", type=float, default=900.0, help="give up after this long")
     parser.add_argument("--first-port", type=int, default=18301)
@@ -192,7 +264,10 @@ def main() -> None:
     errors = [line for line in logged.splitlines() if " level=error " in line]
     recorded = sum(p.recorded for p in played)
     stored_once = sum(rows.get(p.game_id) == 1 for p in played)
-    print(f"rooms {args.rooms} ({args.seats} {args.level} AI seats each) on 2 processes")
+    print(
+        f"rooms {args.rooms} (a host and {args.seats - 1} {args.level} AI seats each)"
+        " on 2 processes"
+    )
     print(f"finished {len(played)}  recorded {recorded}  stored once {stored_once}")
     print(f"errors logged {len(errors)}  elapsed {elapsed:.1f} s")
     for line in errors[:5]:

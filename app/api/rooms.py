@@ -13,6 +13,7 @@ from app.api.deps import (
     RoomCode,
     RuntimeDep,
     ServiceDep,
+    client_address,
     count_attempt,
 )
 from app.api.errors import Refusal
@@ -46,7 +47,7 @@ Seat = Annotated[int, Path(ge=0, le=MAX_SEATS - 1)]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, dependencies=[CountedCreation])
-async def create_room(body: RoomCreate, service: ServiceDep) -> RoomCreated:
+async def create_room(body: RoomCreate, service: ServiceDep, request: Request) -> RoomCreated:
     """A new room. Refused past ``CASH_STASH_CREATE_LIMIT`` rooms a minute from one address
     (``429 too_many_rooms_created``), or while ``CASH_STASH_MAX_WAITING_ROOMS`` rooms wait to
     start (``429 too_many_rooms``)."""
@@ -62,7 +63,9 @@ async def create_room(body: RoomCreate, service: ServiceDep) -> RoomCreated:
         spectators=body.visibility == "public" if body.spectators is None else body.spectators,
     )
     player_id = None if body.player_id is None else str(body.player_id)
-    room, token = await service.create(name=body.name, player_id=player_id, options=options)
+    room, token = await service.create(
+        name=body.name, player_id=player_id, options=options, address=client_address(request)
+    )
     return RoomCreated(code=room.code, seat=room.host, token=token)
 
 
@@ -134,11 +137,18 @@ async def remove_player(
 
 
 @router.post("/{code}/start", responses=_HOST_ONLY)
-async def start_game(code: RoomCode, service: ServiceDep, token: HostToken) -> RoomPublic:
-    return room_public(await service.start(code, token=token))
+async def start_game(
+    code: RoomCode, service: ServiceDep, token: HostToken, request: Request
+) -> RoomPublic:
+    """Deal the game. Refused ``429 too_many_games`` past ``CASH_STASH_MAX_GAMES_IN_PLAY``
+    games in play, or ``CASH_STASH_GAMES_PER_ADDRESS`` started from one address."""
+    return room_public(await service.start(code, token=token, address=client_address(request)))
 
 
 @router.post("/{code}/rematch", responses=_HOST_ONLY)
-async def rematch(code: RoomCode, service: ServiceDep, token: HostToken) -> RoomPublic:
-    """A new game in the same room with the same seats, once the last one is over."""
-    return room_public(await service.rematch(code, token=token))
+async def rematch(
+    code: RoomCode, service: ServiceDep, token: HostToken, request: Request
+) -> RoomPublic:
+    """A new game in the same room with the same seats, once the last one is over (within
+    the same limits as a start)."""
+    return room_public(await service.rematch(code, token=token, address=client_address(request)))

@@ -33,11 +33,20 @@ async def say(store: RoomStore, code: str, message: str) -> bool:
     return await store.chat(code, message, keep=HISTORY_LINES)
 
 
-async def history(store: RoomStore, code: str) -> list[ChatLine]:
-    """The room's kept chat lines, oldest first. Decoded by orjson, not validated: the server
-    wrote them (checked then), and a room's hundred lines are read at every connect."""
+async def history(store: RoomStore, code: str, *, max_bytes: int | None = None) -> list[ChatLine]:
+    """The room's kept chat lines, oldest first: the newest that fit in ``max_bytes`` of
+    stored text, when given (they are sent at every connect: a reconnect loop must not make
+    each connection cost a hundred long lines). Decoded by orjson, not validated: the server
+    wrote them (checked then)."""
+    kept: list[str] = []
+    size = 0
+    for text in reversed(await store.chat_lines(code)):
+        size += len(text.encode())
+        if max_bytes is not None and size > max_bytes:
+            break
+        kept.append(text)
     lines: list[ChatLine] = []
-    for text in await store.chat_lines(code):
+    for text in reversed(kept):
         try:
             line = orjson.loads(text)
         except orjson.JSONDecodeError:

@@ -10,6 +10,7 @@ import engine
 from app.rooms.errors import RoomError
 from app.rooms.model import AiLevel, Room, RoomOptions, Seat
 from app.rooms.stand_ins import log_stand_in
+from app.text import folded_name
 
 _BOT_NAMES = {"easy": "Easy Bot", "medium": "Medium Bot", "hard": "Hard Bot"}
 
@@ -57,8 +58,15 @@ def _free_seat(room: Room) -> int:
 
 
 def take_seat(room: Room, seat: Seat) -> tuple[Room, int]:
-    """Seat a person or an AI in the first open seat."""
+    """Seat a person or an AI in the first open seat. A person's name must not look like
+    another seat's (``folded_name``): "Host" and "Host\u200b" cannot both sit."""
     room = _waiting(room)
+    if not seat.is_ai:
+        folded = folded_name(seat.name)
+        if any(other is not None and folded_name(other.name) == folded for other in room.seats):
+            raise RoomError(
+                "name_taken", "Someone in this room already goes by that name; pick another."
+            )
     index = _free_seat(room)
     room.seats[index] = seat
     return room, index

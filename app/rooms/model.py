@@ -210,6 +210,10 @@ class Room(BaseModel):
 
     code: str
     version: int = 0
+    game_version: int = 0
+    """The version at which anything but presence last changed (a move, the lobby, a stand-in
+    taking a seat); 0 in a room stored before it was kept, read as ``version``. An ``act`` is
+    checked against it: a state that differs only in who is connected is not stale."""
     host: int = 0
     """The host's seat."""
     status: RoomStatus = "waiting"
@@ -266,6 +270,11 @@ class Room(BaseModel):
             unrecorded=list(self.unrecorded),
         )
 
+    def acts_on(self, version: int) -> bool:
+        """Whether an ``act`` chosen from the state of ``version`` may apply now: only
+        presence changed since (``game_version``)."""
+        return (self.game_version or self.version) <= version <= self.version
+
     def seat_of(self, token_hash: str) -> int | None:
         """The seat a token (given by its hash) opens, checking every seat in constant time."""
         found = None
@@ -277,13 +286,22 @@ class Room(BaseModel):
     def occupied(self) -> int:
         return sum(seat is not None for seat in self.seats)
 
+    def someone_here(self) -> bool:
+        """Whether a person is connected to their seat. A game goes on only while one is: a
+        room with nobody but AI at the table would spend the AI's workers for nobody."""
+        return any(
+            seat is not None and not seat.played_by_ai and seat.disconnected_at is None
+            for seat in self.seats
+        )
+
     def wake_at(self, grace_seconds: float) -> float | None:
-        """The next moment a process must look at this room, or None if nothing is pending."""
+        """The next moment a process must look at this room, or None if nothing is pending
+        (a game waits, its clocks and AI seats stopped, while nobody is ``someone_here``)."""
         moments: list[float] = []
         if self.unrecorded:
             moments.append(self.next_record_at or self.created_at)
         game = self.game
-        if self.status == "playing" and game is not None:
+        if self.status == "playing" and game is not None and self.someone_here():
             moments.extend(when for when in (game.deadline, game.ai_due) if when is not None)
             moments.extend(
                 seat.disconnected_at + grace_seconds
@@ -293,9 +311,11 @@ class Room(BaseModel):
         return min(moments, default=None)
 
     def listed(self) -> bool:
-        """Shown in the public list of rooms waiting for players."""
+        """Shown in the public list of rooms waiting for players: public, with an open seat,
+        and someone connected to it (rooms nobody is in cannot fill the list)."""
         return (
             self.options.visibility == "public"
             and self.status == "waiting"
             and self.occupied() < self.options.seats
+            and self.someone_here()
         )

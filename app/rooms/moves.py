@@ -64,7 +64,7 @@ def replay(room: Room, text: str) -> Room:
     data = orjson.loads(text)
     move = Move(data["seat"], data["action"], data["mover"], data["ref"], data["now"])
     new = move.apply(room)
-    new.version = room.version + 1
+    new.version = new.game_version = room.version + 1
     play.schedule(new, now=move.now, ai_pause=data["ai_pause"])
     return new
 

@@ -32,6 +32,8 @@ CLAIM_SECONDS = 30.0
 """How long a process owns a due room; another takes over if it dies meanwhile."""
 RECORD_BACKOFF_SECONDS = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 _UPDATE_ATTEMPTS = 50
+_GAMES_IN_PLAY = "games_in_play"
+"""The store's set of rooms with a game in play, over every process."""
 HELD_ROOMS = 4096
 """Rooms this process keeps decoded as last committed or seen, so that a move neither reads
 the room back from the store nor decodes its own published commit again."""
@@ -142,14 +144,24 @@ class RoomService:
         return room
 
     async def _commit(
-        self, new: Room, *, previous: Room | None, move: moves.Move | None = None
+        self,
+        new: Room,
+        *,
+        previous: Room | None,
+        move: moves.Move | None = None,
+        presence: bool = False,
     ) -> bool:
         """Compare-and-set ``new`` over ``previous`` (None: a new room), with its clocks and
         indexes. ``new`` made by ``move`` is stored as that move, appended (unless a snapshot
-        is due: ``moves.snapshot_due``); any other change as a snapshot of the room."""
+        is due: ``moves.snapshot_due``); any other change as a snapshot of the room.
+        ``presence``: only who is connected changed, so ``game_version`` stays."""
         grace = self.settings.disconnect_grace_seconds
         ai_pause = self.settings.ai_pause_seconds
         new.version = 1 if previous is None else previous.version + 1
+        if presence and previous is not None:
+            new.game_version = previous.game_version or previous.version
+        else:
+            new.game_version = new.version
         play.schedule(new, now=time.time() if move is None else move.now, ai_pause=ai_pause)
         step = move is not None and previous is not None and not moves.snapshot_due(previous, new)
         commit = Commit(
@@ -174,6 +186,8 @@ class RoomService:
             if mine is not None and mine[1] is new:
                 del self._committing[new.code]
         if written:
+            if previous is not None and previous.status == "playing" != new.status:
+                await self.store.release(_GAMES_IN_PLAY, new.code)
             self._hold(new)
             for listener in self._committed:
                 listener(new)
@@ -184,10 +198,12 @@ class RoomService:
 
     def _ttl_of(self, room: Room) -> int | None:
         """How long the room may stay untouched: never expires while a finished game waits
-        for the database; a room waiting for its first game sooner than one in play."""
+        for the database; a room waiting for its first game, or whose game everybody left,
+        sooner than one in play."""
         if room.unrecorded:
             return None
-        if room.status == "waiting":
+        if room.status == "waiting" or (room.status == "playing" and not room.someone_here()):
+            # A game everybody left waits for them no longer than a room waits to start.
             return min(self.settings.waiting_room_ttl_seconds, self.settings.room_ttl_seconds)
         return self.settings.room_ttl_seconds
 
@@ -195,14 +211,17 @@ class RoomService:
         for listener in self._missed:
             listener(code)
 
-    async def update(self, code: str, change: Callable[[Room], Room | None]) -> Room:
-        """Apply ``change`` to the latest room until a commit wins; None from it means no change."""
+    async def update(
+        self, code: str, change: Callable[[Room], Room | None], *, presence: bool = False
+    ) -> Room:
+        """Apply ``change`` to the latest room until a commit wins; None from it means no change.
+        ``presence``: the change is only to who is connected (``Room.game_version``)."""
         for _ in range(_UPDATE_ATTEMPTS):
             room = await self._load(code)
             new = change(room)
             if new is None:
                 return room
-            if await self._commit(new, previous=room):
+            if await self._commit(new, previous=room, presence=presence):
                 return new
         raise RoomError("busy", "The room is too busy right now; try again.", status=503)
 
@@ -226,23 +245,61 @@ class RoomService:
         return await self.update(code, as_host)
 
     async def create(
-        self, *, name: str, player_id: str | None, options: RoomOptions
+        self,
+        *,
+        name: str,
+        player_id: str | None,
+        options: RoomOptions,
+        address: str | None = None,
     ) -> tuple[Room, str]:
         """A new room with its creator in seat 0 as host; returns the room and the host's token.
 
-        Refused (``429 too_many_rooms``) while ``max_waiting_rooms`` rooms wait to start."""
-        if await self.store.waiting_rooms() >= self.settings.max_waiting_rooms:
+        Refused (``429 too_many_rooms``) while ``max_waiting_rooms`` rooms wait to start, or
+        while the client ``address`` (None: not a client's request) has its share of them
+        waiting (``waiting_rooms_per_address``)."""
+        settings = self.settings
+        if await self.store.waiting_rooms() >= settings.max_waiting_rooms:
             raise RoomError(
                 "too_many_rooms",
                 "Too many rooms are waiting for players; join one or try again later.",
+                status=429,
+            )
+        share = None if address is None else f"waiting:{address}"
+        if share is not None and not await self._room_to_spare(
+            share, settings.waiting_rooms_per_address, still=lambda room: room.status == "waiting"
+        ):
+            raise RoomError(
+                "too_many_rooms",
+                "Your rooms already waiting for players are as many as one address may have; "
+                "start one or let one expire.",
                 status=429,
             )
         token = new_seat_token()
         host = _person(name, token, player_id)
         while True:
             room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
+            if share is not None:
+                await self.store.hold(share, room.code, seconds=self._ttl_of(room) or 0)
             if await self._commit(room, previous=None):
                 return room, token
+            if share is not None:
+                await self.store.release(share, room.code)
+
+    async def _room_to_spare(self, key: str, limit: int, *, still: Callable[[Room], bool]) -> bool:
+        """Whether the rooms held under ``key`` (``RoomStore.held``) are fewer than ``limit``,
+        once those no longer ``still`` counted (gone, started, finished) are let go. Rooms
+        are read only at the limit, and then at most ``limit`` of them."""
+        codes = await self.store.held(key)
+        if len(codes) < limit:
+            return True
+        counted = 0
+        for code in codes:
+            room = await self.load(code)
+            if room is None or not still(room):
+                await self.store.release(key, code)
+            else:
+                counted += 1
+        return counted < limit
 
     async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
         token = new_seat_token()
@@ -278,21 +335,49 @@ class RoomService:
             code, token, lambda room: lobby.change_options(room, changes)
         )
 
-    async def start(self, code: str, *, token: str) -> Room:
+    async def start(self, code: str, *, token: str, address: str | None = None) -> Room:
         def deal(room: Room) -> Room:
             if room.status != "waiting":
                 raise RoomError("already_started", "The game in this room has already started.")
             return _deal(room)
 
-        return await self._host_update(code, token, deal)
+        return await self._deal_within_limits(code, token, deal, address=address)
 
-    async def rematch(self, code: str, *, token: str) -> Room:
+    async def rematch(self, code: str, *, token: str, address: str | None = None) -> Room:
         def deal(room: Room) -> Room:
             if room.status != "finished":
                 raise RoomError("not_finished", "A rematch can start once the game is over.")
             return _deal(room)
 
-        return await self._host_update(code, token, deal)
+        return await self._deal_within_limits(code, token, deal, address=address)
+
+    async def _deal_within_limits(
+        self, code: str, token: str, deal: Callable[[Room], Room], *, address: str | None
+    ) -> Room:
+        """Deal a game, unless ``max_games_in_play`` games are in play over all processes,
+        or ``games_per_address`` started from the client ``address`` (None: not a client's
+        request). Refused ``429 too_many_games``: games with AI seats take the AI's workers,
+        which every room shares."""
+        await self._host_room(code, token)
+        settings = self.settings
+        held = [(_GAMES_IN_PLAY, settings.max_games_in_play)]
+        if address is not None:
+            held.append((f"playing:{address}", settings.games_per_address))
+        for key, limit in held:
+            if not await self._room_to_spare(key, limit, still=_in_play):
+                raise RoomError(
+                    "too_many_games",
+                    "Too many games are in play"
+                    + (" from your address" if key != _GAMES_IN_PLAY else "")
+                    + "; finish one or try again later.",
+                    status=429,
+                )
+        room = await self._host_update(code, token, deal)
+        # Held once dealt (a refused deal must not let go of the room's place if it is in
+        # play already); two starts at once from one address may both pass the count.
+        for key, _ in held:
+            await self.store.hold(key, code, seconds=settings.room_ttl_seconds)
+        return room
 
     async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> None:
         """Note a person's connection arriving or leaving (arriving hands an away seat back)."""
@@ -303,7 +388,7 @@ class RoomService:
                 return None
             return lobby.set_connected(room, seat, connected=connected, now=time.time())
 
-        await self.update(code, note)
+        await self.update(code, note, presence=True)
 
     async def act(
         self, code: str, *, token_hash: str, ref: str | int, version: int, action: dict[str, Any]
@@ -471,7 +556,7 @@ def _checked_move(
         raise RoomError("not_playing", "No game is being played in this room.")
     if seat not in room.game.to_act:
         raise RoomError("not_your_turn", "It is not your turn to act.")
-    if version != room.version:
+    if not room.acts_on(version):
         raise RoomError("stale_version", "The game moved on; here is the current state.")
     move = moves.Move(seat, action, "player", ref, time.time())
     try:
@@ -479,6 +564,10 @@ def _checked_move(
     except engine.IllegalAction as error:
         raise RoomError(error.code, _sentence(error), status=400) from error
     return new, seat, move
+
+
+def _in_play(room: Room) -> bool:
+    return room.status == "playing"
 
 
 def _person(name: str, token: str, player_id: str | None) -> Seat:

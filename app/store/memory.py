@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -12,6 +13,9 @@ from app.store.base import Commit, StoredRoom, StoreEvent
 
 _MAX_HIT_KEYS = 10_000
 """Rate-limit counters kept before old windows are swept out."""
+SWEEP_SECONDS = 30.0
+"""How often expired rooms, with their chat and index entries, are freed: a room nobody asks
+about again would otherwise stay in memory for good."""
 
 
 @dataclass(slots=True)
@@ -27,7 +31,9 @@ class _Entry:
 class MemoryRoomStore:
     """The RoomStore contract with dicts; one event queue stands in for the subscription."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, sweep_seconds: float = SWEEP_SECONDS) -> None:
+        self._sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
         self._rooms: dict[str, _Entry] = {}
         self._wake: dict[str, float] = {}
         self._listed: dict[str, tuple[float, str]] = {}
@@ -37,13 +43,48 @@ class MemoryRoomStore:
         self._chats: dict[str, deque[str]] = {}
         self._claims: dict[str, float] = {}
         self._hits: dict[str, tuple[float, int]] = {}
+        self._held: dict[str, dict[str, float]] = {}
+        """Key → member → until when it is held."""
         self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
 
     async def start(self) -> None:
-        return None
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
 
     async def close(self) -> None:
-        return None
+        sweeper, self._sweeper = self._sweeper, None
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+
+    @property
+    def rooms_in_memory(self) -> int:
+        """Rooms held in memory, expired ones not yet swept included."""
+        return len(self._rooms)
+
+    async def _sweep_on_a_clock(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_seconds)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Free every expired room, its chat and its index entries, and old claims."""
+        now = time.time()
+        expired = [
+            code
+            for code, entry in self._rooms.items()
+            if entry.expires_at is not None and entry.expires_at <= now
+        ]
+        for code in expired:
+            del self._rooms[code]
+            self._chats.pop(code, None)
+            self._wake.pop(code, None)
+            self._listed.pop(code, None)
+            self._waiting.pop(code, None)
+        self._claims = {key: until for key, until in self._claims.items() if until > now}
+        for key in list(self._held):
+            self._held_now(key, now)
 
     def _entry(self, code: str) -> _Entry | None:
         entry = self._rooms.get(code)
@@ -166,3 +207,24 @@ class MemoryRoomStore:
             started, count = now, 0
         self._hits[key] = (started, count + 1)
         return count < limit
+
+    async def hold(self, key: str, member: str, *, seconds: float) -> None:
+        self._held.setdefault(key, {})[member] = time.time() + seconds
+
+    async def release(self, key: str, member: str) -> None:
+        members = self._held.get(key)
+        if members is not None:
+            members.pop(member, None)
+            if not members:
+                del self._held[key]
+
+    async def held(self, key: str) -> list[str]:
+        return list(self._held_now(key, time.time()))
+
+    def _held_now(self, key: str, now: float) -> dict[str, float]:
+        members = {m: until for m, until in self._held.get(key, {}).items() if until > now}
+        if members:
+            self._held[key] = members
+        else:
+            self._held.pop(key, None)
+        return members

@@ -295,6 +295,15 @@ return count
 """
 )
 
+# KEYS: a held set (a sorted set: member → until when). ARGV: now. Drops the members whose time
+# ran out; the rest.
+_HELD = Script(
+    """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+)
+
 # One node only. KEYS: a room's keys as an earlier release named them (room, chat), as this one
 # does (room, chat), the earlier release's indexes (wake, listed, listings, waiting), then the
 # room's bucket (wake, listed, listings, waiting, indexed). ARGV: code. Moves the room with its
@@ -714,3 +723,21 @@ class RedisRoomStore:
         name = f"{self._prefix}hits:{key}"
         count = await self._nodes.eval(_HIT, [name], [window_seconds], retry=False)
         return int(count) <= limit
+
+    async def hold(self, key: str, member: str, *, seconds: float) -> None:
+        name = f"{self._prefix}held:{key}"
+        until = time.time() + seconds
+        await self._nodes.calls(
+            name,
+            [("ZADD", name, repr(until), member), ("EXPIRE", name, max(1, int(seconds) + 1))],
+            retry=True,
+        )
+
+    async def release(self, key: str, member: str) -> None:
+        name = f"{self._prefix}held:{key}"
+        await self._nodes.call(name, "ZREM", name, member, retry=True)
+
+    async def held(self, key: str) -> list[str]:
+        name = f"{self._prefix}held:{key}"
+        members = await self._nodes.eval(_HELD, [name], [repr(time.time())], retry=True)
+        return [str(member) for member in members]

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -112,8 +113,10 @@ class Connection:
         service: RoomService,
         settings: Settings,
         metrics: Metrics,
+        address: str = "unknown",
     ) -> None:
         self._websocket = websocket
+        self._address = address
         self._code = code
         self._token_hash = token_hash
         self._service = service
@@ -136,6 +139,10 @@ class Connection:
         """The client asked for a resync: the next snapshot goes whole, with the room
         summary, even at the version sent last."""
         self._bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
+        self._resyncs = TokenBucket(
+            rate=settings.resyncs_per_minute / 60, burst=settings.resyncs_per_minute
+        )
+        """A resync sends the whole state and log: a few a minute, not one per message."""
         self._refused = 0
         self.dropped = False
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
@@ -442,7 +449,23 @@ class Connection:
 
     async def _resync_now(self) -> None:
         """Send the room summary and the whole state of the room as it is now. Asked for
-        first: what is sent meanwhile goes whole already."""
+        first: what is sent meanwhile goes whole already. Budgeted per connection and per
+        address: each costs the whole state and log, many times the request."""
+        settings = self._settings
+        if not self._resyncs.take():
+            wait = max(1, math.ceil(self._resyncs.seconds_to_next()))
+            raise RoomError(
+                "resync_too_often",
+                f"At most {settings.resyncs_per_minute} resyncs a minute; "
+                f"try again in {wait} seconds.",
+            )
+        if not await self._service.store.hit(
+            f"resync:{self._address}", limit=settings.resyncs_per_address, window_seconds=60
+        ):
+            raise RoomError(
+                "resync_too_often",
+                "Too many resyncs from your address; try again within a minute.",
+            )
         self._resync = True
         room = await self._service.load(self._code)
         if room is None:

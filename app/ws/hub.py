@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
@@ -27,6 +28,8 @@ _READ_RETRY_SECONDS = (0.05, 0.2, 0.5, 1.0)
 """Pauses between attempts to read a room whose commit was announced, when reading fails."""
 _DEPARTURE_RETRY_SECONDS = (0.5, 2.0, 5.0, 15.0)
 """Pauses between attempts to record that a person left, while the store fails."""
+_PRESENCE_KEPT = 10_000
+"""Seats whose last presence commit time is kept before the old ones are swept out."""
 
 
 class Listener(Protocol):
@@ -61,6 +64,11 @@ class Hub:
         """Rooms with a commit of unknown version announced (a commit here that missed, a
         subscription made again) since their read in progress began."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._departing: dict[tuple[str, str], asyncio.Task[None]] = {}
+        """(Code, token hash) → the departure waiting to be committed for that seat."""
+        self._presence_at: dict[tuple[str, str], float] = {}
+        """(Code, token hash) → when (monotonic) this process last committed the seat's
+        presence: the next departure waits ``presence_seconds`` from then."""
         settings = service.settings
         self.caps = ConnectionCaps(
             per_address=settings.ws_connections_per_address,
@@ -146,16 +154,58 @@ class Hub:
             if room is not None:
                 self._fan_out(room)
 
-    async def depart(self, code: str, token_hash: str, *, seat: int | None) -> None:
-        """Record that a person left the room, unless a connection here still holds their
-        seat. While the store fails, try again in the background: a seat left marked as
-        connected would never be played for (another process serving the person marks them
-        back as soon as it fans out a move)."""
+    async def arrive(self, code: str, token_hash: str) -> None:
+        """Record that a person is connected (a commit only if the room says they are not:
+        a departure still waiting here is simply not committed, ``depart``)."""
+        self._presence_at[(code, token_hash)] = time.monotonic()
+        await self._service.set_presence(code, token_hash, connected=True)
+
+    def depart(self, code: str, token_hash: str, *, seat: int | None) -> None:
+        """Record, a moment later, that a person left the room, unless a connection here holds
+        their seat again by then. Presence commits are coalesced and rate-limited per seat: a
+        departure waits ``presence_seconds`` (and as long from the seat's last presence
+        commit), so reconnecting in a loop commits nothing. While the store fails, try again in
+        the background: a seat left marked as connected would never be played for (another
+        process serving the person marks them back as soon as it fans out a move)."""
+        key = (code, token_hash)
+        if key in self._departing:
+            return
+        task = asyncio.create_task(self._depart_soon(code, token_hash, seat))
+        self._departing[key] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _depart_soon(self, code: str, token_hash: str, seat: int | None) -> None:
+        key = (code, token_hash)
+        seconds = self._service.settings.presence_seconds
+        try:
+            last = self._presence_at.get(key)
+            wait = seconds if last is None else max(seconds, last + seconds - time.monotonic())
+            await asyncio.sleep(wait)
+        finally:
+            self._departing.pop(key, None)
         if not self.holds(code, token_hash) and not await self._departed(code, token_hash, seat):
-            self._start(self._depart_later(code, token_hash, seat))
+            await self._depart_later(code, token_hash, seat)
+
+    async def settle_departures(self, *, seconds: float) -> None:
+        """Commit the departures still waiting, now (the process is stopping: nobody will
+        come back to it), within ``seconds``."""
+        waiting = list(self._departing.items())
+        self._departing.clear()
+        for _, task in waiting:
+            task.cancel()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                for (code, token_hash), _ in waiting:
+                    if not self.holds(code, token_hash):
+                        await self._departed(code, token_hash, None)
 
     async def _departed(self, code: str, token_hash: str, seat: int | None) -> bool:
         """One attempt; False when the store failed (and it is worth another)."""
+        self._presence_at[(code, token_hash)] = time.monotonic()
+        if len(self._presence_at) > _PRESENCE_KEPT:
+            since = time.monotonic() - self._service.settings.presence_seconds
+            self._presence_at = {k: at for k, at in self._presence_at.items() if at > since}
         try:
             await self._service.set_presence(code, token_hash, connected=False)
         except RoomError:

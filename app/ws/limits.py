@@ -25,6 +25,11 @@ class TokenBucket:
         self._tokens -= 1.0
         return True
 
+    def seconds_to_next(self) -> float:
+        """How long until ``take`` would succeed (0 now)."""
+        tokens = min(self._burst, self._tokens + (time.monotonic() - self._at) * self._rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self._rate
+
 
 def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
     """Same origin always; other origins only when listed (``*`` lists every origin).
@@ -50,30 +55,43 @@ def token_in_url(query_string: bytes) -> bool:
 
 
 class ConnectionCaps:
-    """Open WebSockets per client address and per room (spectators and connections still
-    to say hello counted), in this process. Counted per process, not across them: a count
-    held in the store would outlive a process that dies holding connections, and the proxy
-    in front (``deploy/nginx.conf``) caps connections per address over all processes."""
+    """Open WebSockets per client address (connections still to say hello counted) and
+    spectators per room, in this process. A seat's own connection is never refused for a
+    crowded room: the room cap counts only those watching. Counted per process, not across
+    them: a count held in the store would outlive a process that dies holding connections, and
+    the proxy in front (``deploy/nginx.conf``) caps connections per address over all
+    processes."""
 
     def __init__(self, *, per_address: int, per_room: int) -> None:
         self._per_address = per_address
         self._per_room = per_room
         self._addresses: Counter[str] = Counter()
-        self._rooms: Counter[str] = Counter()
+        self._watching: Counter[str] = Counter()
 
-    def refusal(self, address: str, room: str) -> tuple[str, str] | None:
-        """Why one more connection from ``address`` to ``room`` is refused (its code and a
-        sentence), or None: it may open (and must be ``released`` when it closes)."""
+    def refusal(self, address: str) -> tuple[str, str] | None:
+        """Why one more connection from ``address`` is refused (its code and a sentence), or
+        None: it may open (and must be ``released`` when it closes)."""
         if self._addresses[address] >= self._per_address:
             return "too_many_connections", "Too many connections from your address; close some."
-        if self._rooms[room] >= self._per_room:
-            return "room_crowded", "This room has too many connections; try again later."
         self._addresses[address] += 1
-        self._rooms[room] += 1
         return None
 
-    def release(self, address: str, room: str) -> None:
-        for counts, key in ((self._addresses, address), (self._rooms, room)):
-            counts[key] -= 1
-            if counts[key] <= 0:
-                del counts[key]
+    def release(self, address: str) -> None:
+        _drop(self._addresses, address)
+
+    def watch(self, room: str) -> tuple[str, str] | None:
+        """Why one more spectator of ``room`` is refused, or None: it may watch (and must be
+        ``unwatched`` when it closes)."""
+        if self._watching[room] >= self._per_room:
+            return "room_crowded", "This room has too many spectators; try again later."
+        self._watching[room] += 1
+        return None
+
+    def unwatch(self, room: str) -> None:
+        _drop(self._watching, room)
+
+
+def _drop(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]

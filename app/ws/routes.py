@@ -56,8 +56,7 @@ async def play(websocket: WebSocket, code: str) -> None:
     # The proxy's address is replaced by the client's only when the proxy is trusted
     # (``CASH_STASH_FORWARDED_ALLOW_IPS``): a client cannot name itself another address.
     address = websocket.client.host if websocket.client else "unknown"
-    room_key = normalize_room_code(code) or ""
-    refusal = runtime.hub.caps.refusal(address, room_key)
+    refusal = runtime.hub.caps.refusal(address)
     if refusal is not None:
         await _refuse(websocket, _Refused(*refusal, close=CLOSE_TRY_AGAIN))
         return
@@ -77,7 +76,7 @@ async def play(websocket: WebSocket, code: str) -> None:
             ),
         )
     finally:
-        runtime.hub.caps.release(address, room_key)
+        runtime.hub.caps.release(address)
 
 
 async def _refuse(websocket: WebSocket, refused: _Refused) -> None:
@@ -149,6 +148,12 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
             "This room does not allow spectators; ask for a seat.",
             CLOSE_NO_SPECTATORS,
         )
+    # A seat's own connection is never refused for a crowded room: only watchers count.
+    watching = token_hash is None
+    if watching:
+        crowded = hub.caps.watch(room.code)
+        if crowded is not None:
+            raise _Refused(*crowded, close=CLOSE_TRY_AGAIN)
     connection = Connection(
         websocket,
         code=room.code,
@@ -156,18 +161,25 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         service=service,
         settings=settings,
         metrics=runtime.metrics,
+        address=address,
     )
     code = room.code
     seat = None if token_hash is None else room.seat_of(token_hash)
-    await hub.add(code, connection)
+    try:
+        await hub.add(code, connection)
+    except BaseException:
+        if watching:
+            hub.caps.unwatch(code)
+        raise
     logger.info("connected", extra={"room": code, "seat": seat})
     try:
         if token_hash is not None:
-            await service.set_presence(code, token_hash, connected=True)
+            await hub.arrive(code, token_hash)
         # The chat history is read before the room, so that it follows the first state at
         # once; a line said meanwhile reaches the connection live (and may be in it too).
         history = ChatHistoryMessage(
-            type="chat_history", lines=await chat.history(service.store, code)
+            type="chat_history",
+            lines=await chat.history(service.store, code, max_bytes=settings.chat_history_bytes),
         )
         # Read again now that the hub holds the connection: a commit fanned out between the
         # first read and ``hub.add`` would otherwise not reach it until the next one.
@@ -179,6 +191,8 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         await connection.serve()
     finally:
         hub.remove(code, connection)
+        if watching:
+            hub.caps.unwatch(code)
         logger.info("disconnected", extra={"room": code, "seat": connection.seat})
         if token_hash is not None:
-            await hub.depart(code, token_hash, seat=connection.seat)
+            hub.depart(code, token_hash, seat=connection.seat)

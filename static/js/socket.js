@@ -100,6 +100,11 @@ export class GameSocket {
         break;
       }
       case "error":
+        // Resyncs are budgeted: past the budget, a new connection brings the whole log instead.
+        if (message.code === "resync_too_often" && this.resyncing) {
+          this.ws?.close();
+          return;
+        }
         this.handlers.onError(message);
         break;
       case "chat":

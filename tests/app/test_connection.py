@@ -13,6 +13,7 @@ from app.metrics import Metrics
 from app.rooms import lobby, play
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
+from app.store.memory import MemoryRoomStore
 from app.transport.websocket import SEND_NOW
 from app.ws.connection import CLOSE_TRY_AGAIN, Connection
 from app.ws.snapshot import Snapshot
@@ -276,6 +277,7 @@ async def test_a_resync_sends_the_room_and_the_whole_log_even_when_a_commit_come
         return rooms[2]
 
     connection._service.load = load  # type: ignore[method-assign]
+    connection._service.store = MemoryRoomStore()  # the resync budget per address
     await connection._handle('{"type": "resync"}')
     connection.deliver(Snapshot(rooms[3]))
     await asyncio.wait_for(socket.wait_for(6), 5)

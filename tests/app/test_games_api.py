@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Any
@@ -12,12 +13,14 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.api.routes import games
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory, get_session
 from app.main import create_app
 from app.replay import replay
 from app.rooms.recording import FinishedGame
+from app.settings import Settings
 from tests.app.db.finished_games import START, bot, person, played_game, scored_game
 from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
 
@@ -28,10 +31,13 @@ class Api:
         client: httpx.AsyncClient,
         recorder: DatabaseRecorder,
         sessions: async_sessionmaker[AsyncSession],
+        settings: Settings,
     ) -> None:
         self.client = client
         self.recorder = recorder
         self.sessions = sessions
+        self.settings = settings
+        """The running app's own settings (a test may lower a limit)."""
 
     async def get(self, path: str, **params: Any) -> Any:
         response = await self.client.get(path, params=params)
@@ -59,8 +65,12 @@ async def api(shared_url: str) -> AsyncIterator[Api]:
     app = create_app()
     app.dependency_overrides[get_session] = session
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-        yield Api(client, DatabaseRecorder(sessions), sessions)
+    # The app's runtime (its room store counts replays per address) runs for the test.
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+    ):
+        yield Api(client, DatabaseRecorder(sessions), sessions, app.state.runtime.settings)
     await engine.dispose()
 
 
@@ -157,6 +167,21 @@ async def test_no_game_record_shows_its_room_code(api: Api, visibility: str) -> 
         stored = await repository.get_game(session, game_id=game.game_id)
     assert stored is not None
     assert stored.room_code == (game.room_code if visibility == "public" else None)
+
+
+async def test_replays_computed_per_address_are_budgeted_and_kept_ones_are_free(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, point 3: cycling through more games than are kept cannot fill a core."""
+    monkeypatch.setattr(games, "_recent_replays", OrderedDict())
+    monkeypatch.setattr(api.settings, "replays_per_minute", 2)
+    played = [played_game([person(0, "Ann"), bot(1, "easy")], seed=seed) for seed in (1, 2, 3)]
+    for game in played:
+        await api.recorder.record(game)
+    answers = [await api.client.get(f"/api/games/{game.game_id}") for game in played]
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert answers[2].json()["code"] == "too_many_replays"
+    assert (await api.client.get(f"/api/games/{played[0].game_id}")).status_code == 200
 
 
 async def test_an_unknown_game_is_not_found(api: Api) -> None:

@@ -83,7 +83,10 @@ async def test_a_room_game_is_stored_rated_and_replayed(
         await recorder.record(room_game)
 
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+        ):
             game = (await client.get(f"/api/games/{room_game.game_id}")).json()
             history = (await client.get(f"/api/players/{ANN}/games")).json()
             board = (await client.get("/api/leaderboard")).json()

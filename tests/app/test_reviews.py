@@ -35,10 +35,17 @@ class Api:
         client: httpx.AsyncClient,
         recorder: DatabaseRecorder,
         sessions: async_sessionmaker[AsyncSession],
+        app: Any = None,
     ) -> None:
         self.client = client
         self.recorder = recorder
         self.sessions = sessions
+        self.app = app
+
+    def from_address(self, address: str) -> httpx.AsyncClient:
+        """A client of the same app from another client address."""
+        transport = httpx.ASGITransport(app=self.app, client=(address, 40000))
+        return httpx.AsyncClient(transport=transport, base_url="http://test")
 
     async def game(self, seed: int = 3) -> FinishedGame:
         game = played_game([person(0, "Ann"), bot(1, "easy")], seed=seed, rules="simple")
@@ -100,7 +107,7 @@ def make_api(**settings: Any) -> Any:
             app.router.lifespan_context(app),
             httpx.AsyncClient(transport=transport, base_url="http://test") as client,
         ):
-            yield Api(client, DatabaseRecorder(sessions), sessions)
+            yield Api(client, DatabaseRecorder(sessions), sessions, app)
         await engine.dispose()
 
     return api
@@ -223,6 +230,21 @@ async def test_a_full_queue_answers_429(one_job_api: Api, gate: Gate) -> None:
     assert (await one_job_api.finished(first.game_id))["status"] == "done"
     assert (await one_job_api.ask(second.game_id)).status_code == 202
     assert (await one_job_api.finished(second.game_id))["status"] == "done"
+
+
+async def test_one_address_takes_only_its_share_of_the_queue(api: Api, gate: Gate) -> None:
+    """Issue 30, point 9: the queue (8 places) is fair between addresses; one address that
+    asks for three reviews gets ``too_many_reviews`` for the third, another is still served."""
+    games = [await api.game(seed=seed) for seed in (3, 4, 5, 6)]
+    statuses = [(await api.ask(game.game_id)).status_code for game in games[:3]]
+    assert statuses == [202, 202, 429]
+    refused = await api.ask(games[2].game_id)
+    assert refused.json()["code"] == "too_many_reviews"
+    async with api.from_address("203.0.113.9") as other:
+        assert (await other.post(f"/api/games/{games[3].game_id}/review")).status_code == 202
+    gate.allow()
+    assert (await api.finished(games[0].game_id))["status"] == "done"
+    assert (await api.ask(games[2].game_id)).status_code in (200, 202)
 
 
 async def test_a_job_abandoned_by_a_dead_process_is_queued_again(api: Api) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.db.migrate import upgrade
-from bench.soak import play_rooms, stored_games
+from bench.soak import SOAK_LIMITS, play_rooms, stored_games
 from tests.app.processes import ServerProcess, running_servers, server_env
 
 pytestmark = pytest.mark.redis
@@ -28,14 +28,8 @@ def database(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def ai_servers(redis_prefix: str, database: Path) -> Iterator[list[ServerProcess]]:
-    """Two processes where an absent host's seat is played by the AI at once."""
-    env = server_env(
-        redis_prefix,
-        database,
-        ai_workers="1",
-        disconnect_grace_seconds="0",
-        timeout_level="easy",
-    )
+    """Two processes with the per-address limits a soak from one address needs lifted."""
+    env = server_env(redis_prefix, database, ai_workers="1", timeout_level="easy", **SOAK_LIMITS)
     with running_servers(env, 2) as servers:
         yield servers
 

@@ -263,6 +263,38 @@ async def test_hits_are_counted_per_key_within_the_window(store: RoomStore) -> N
     assert await store.hit("join:5.6.7.8", limit=2, window_seconds=60)
 
 
+async def test_held_members_are_kept_per_key_until_released_or_their_time_runs_out(
+    store: RoomStore,
+) -> None:
+    await store.hold("playing:1.2.3.4", "AAAAAAAA", seconds=60)
+    await store.hold("playing:1.2.3.4", "BBBBBBBB", seconds=0.2)
+    await store.hold("playing:5.6.7.8", "CCCCCCCC", seconds=60)
+    assert sorted(await store.held("playing:1.2.3.4")) == ["AAAAAAAA", "BBBBBBBB"]
+    await store.release("playing:1.2.3.4", "AAAAAAAA")
+    await asyncio.sleep(0.3)  # the short hold's own time running out is what is tested
+    assert await store.held("playing:1.2.3.4") == []
+    assert await store.held("playing:5.6.7.8") == ["CCCCCCCC"]
+
+
+async def test_the_memory_store_frees_expired_rooms_on_a_clock() -> None:
+    """Issue 30, point 6: rooms nobody asks about again (and their chat) are freed."""
+    store = MemoryRoomStore(sweep_seconds=0.05)
+    await store.start()
+    try:
+        for index in range(30):
+            code = f"ROOM{index:04d}"
+            assert await store.commit(commit(1, code=code, ttl=1, waiting=True))
+            assert await store.chat(code, '{"text": "hello"}', keep=100)
+        assert store.rooms_in_memory == 30
+        # Nothing announces a sweep (it is the clock's own work): look until it has run.
+        async with asyncio.timeout(5):
+            while store.rooms_in_memory:  # noqa: ASYNC110
+                await asyncio.sleep(0.05)
+        assert await store.waiting_rooms() == 0
+    finally:
+        await store.close()
+
+
 @pytest.mark.redis
 async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
     redis_prefix: str,

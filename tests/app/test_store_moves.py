@@ -114,7 +114,7 @@ def test_a_move_the_clock_made_replays_with_its_stand_in_lines_and_clocks() -> N
         seat, action = _move(room, turn)
         move = moves.Move(seat, action, mover, None, 20.0 + turn)
         made = move.apply(room)
-        made.version = room.version + 1
+        made.version = made.game_version = room.version + 1
         play.schedule(made, now=move.now, ai_pause=0.5)
         replayed = moves.replay(room, move.text(ai_pause=0.5))
         assert room_text(replayed) == room_text(made)

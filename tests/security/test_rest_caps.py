@@ -3,6 +3,8 @@ their idle expiry, a paged room list; and the client address only a trusted prox
 
 from __future__ import annotations
 
+import contextlib
+import json
 import threading
 import time
 import uuid
@@ -11,14 +13,29 @@ from collections.abc import Callable
 import httpx
 import pytest
 import redis
+from websockets.sync.client import connect
 
 from tests.app.conftest import REDIS_URL
 from tests.app.live import WAIT
+from tests.app.processes import ServerProcess
 from tests.security.conftest import Serve
 
 
 def create(http: httpx.Client, **fields: object) -> httpx.Response:
     return http.post("/api/rooms", json={"name": "Ann", **fields})
+
+
+def present(stack: contextlib.ExitStack, server: ServerProcess, created: httpx.Response) -> str:
+    """Connect the room's host for as long as ``stack`` lasts (a room is listed only while
+    someone is in it); the room's code."""
+    body = created.json()
+    ws = stack.enter_context(
+        connect(f"ws://127.0.0.1:{server.endpoint.port}/ws/{body['code']}", open_timeout=WAIT)
+    )
+    ws.send(json.dumps({"type": "hello", "token": body["token"]}))
+    ws.recv(WAIT)  # sent once the host's arrival is committed
+    code: str = body["code"]
+    return code
 
 
 def test_one_address_creates_a_few_rooms_a_minute(serve: Serve) -> None:
@@ -48,8 +65,9 @@ def test_rooms_waiting_to_start_have_a_ceiling(serve: Serve) -> None:
 def test_an_idle_waiting_room_expires_and_frees_its_place(serve: Serve) -> None:
     server = serve(max_waiting_rooms="1", waiting_room_ttl_seconds="1")
     with httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http:
-        code = create(http, visibility="public").json()["code"]
-        assert http.get("/api/rooms").headers["x-total-count"] == "1"
+        with contextlib.ExitStack() as stack:
+            code = present(stack, server, create(http, visibility="public"))
+            assert http.get("/api/rooms").headers["x-total-count"] == "1"
         deadline = time.monotonic() + WAIT
         while http.get(f"/api/rooms/{code}").status_code == 200:
             assert time.monotonic() < deadline, "the idle room never expired"
@@ -60,10 +78,14 @@ def test_an_idle_waiting_room_expires_and_frees_its_place(serve: Serve) -> None:
 
 
 def test_the_room_list_comes_a_page_of_at_most_50_at_a_time(serve: Serve) -> None:
-    server = serve()
-    with httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http:
-        codes = [create(http, visibility="public").json()["code"] for _ in range(60)]
-        create(http, visibility="private")
+    server = serve(waiting_rooms_per_address="100")
+    with (
+        httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http,
+        contextlib.ExitStack() as stack,
+    ):
+        codes = [present(stack, server, create(http, visibility="public")) for _ in range(60)]
+        create(http, visibility="public")  # nobody in it
+        present(stack, server, create(http, visibility="private"))
         first = http.get("/api/rooms")
         second = http.get("/api/rooms", params={"offset": 50})
         assert http.get("/api/rooms", params={"limit": 51}).status_code == 422
@@ -102,9 +124,12 @@ def redis_commands_during(action: Callable[[], object]) -> list[str]:
 @pytest.mark.parametrize("serve", [pytest.param("redis", marks=pytest.mark.redis)], indirect=True)
 def test_listing_rooms_in_redis_reads_an_index_not_the_rooms(serve: Serve) -> None:
     """Redis only: the memory store has no commands to watch."""
-    server = serve()
-    with httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http:
-        codes = [create(http, visibility="public").json()["code"] for _ in range(60)]
+    server = serve(waiting_rooms_per_address="100")
+    with (
+        httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http,
+        contextlib.ExitStack() as stack,
+    ):
+        codes = [present(stack, server, create(http, visibility="public")) for _ in range(60)]
         pages: list[httpx.Response] = []
         commands = redis_commands_during(lambda: pages.append(http.get("/api/rooms")))
     assert len(pages[0].json()) == 50

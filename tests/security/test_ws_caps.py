@@ -40,14 +40,14 @@ async def test_connections_per_address_are_capped(serve: Serve) -> None:
         await client.close()
 
 
-async def test_connections_per_room_are_capped_spectators_counted(serve: Serve) -> None:
-    server = serve(ws_connections_per_room="3")
+async def test_spectators_per_room_are_capped_seats_never(serve: Serve) -> None:
+    """Issue 30, point 2: the room cap counts watchers only; a seat's own connection (a
+    second tab too) always gets in, however many watch."""
+    server = serve(ws_connections_per_room="2")
     code, tokens = await duel(server.endpoint)
-    held = [await seated(server.endpoint, code, token) for token in tokens]
-    held.append(await seated(server.endpoint, code, None))
-    assert await refused_with(await connect_client(server.endpoint, code, tokens[0])) == (
-        "room_crowded"
-    )
+    held = [await seated(server.endpoint, code, None) for _ in range(2)]
+    assert await refused_with(await connect_client(server.endpoint, code)) == "room_crowded"
+    held += [await seated(server.endpoint, code, token) for token in [*tokens, tokens[0]]]
     other, _ = await duel(server.endpoint)
     elsewhere = await seated(server.endpoint, other, None)  # another room is not affected
     for client in [*held, elsewhere]:

@@ -12,14 +12,17 @@ from collections import OrderedDict
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, HTTPException, Path, Request
 from pydantic import BaseModel, ConfigDict
 
+from app.api.deps import RuntimeDep, client_address
 from app.api.errors import Refusal
 from app.db import repository
 from app.db.models import Game
 from app.db.session import SessionDep
 from app.replay import Replay, replay
+from app.rooms.errors import RoomError
+from app.runtime import Runtime
 
 router = APIRouter(
     prefix="/api/games",
@@ -111,9 +114,22 @@ around is computed once, not on every request."""
 _recent_replays: OrderedDict[str, Replay] = OrderedDict()
 
 
-async def _replay_of(game: Game) -> Replay:
+async def _replay_of(game: Game, *, request: Request, runtime: Runtime) -> Replay:
+    """The game's replay: kept, or computed if this address has replays left this minute
+    (``CASH_STASH_REPLAYS_PER_MINUTE``): one takes far more CPU than its request, and cycling
+    through more games than are kept would otherwise fill a core."""
     replayed = _recent_replays.get(game.id)
     if replayed is None:
+        if not await runtime.service.store.hit(
+            f"replay:{client_address(request)}",
+            limit=runtime.settings.replays_per_minute,
+            window_seconds=60,
+        ):
+            raise RoomError(
+                "too_many_replays",
+                "Too many games replayed from here; wait a minute and try again.",
+                status=429,
+            )
         # Replaying is pure CPU work; keep it off the event loop.
         replayed = await asyncio.to_thread(replay, game.config, game.actions)
         _recent_replays[game.id] = replayed
@@ -123,12 +139,17 @@ async def _replay_of(game: Game) -> Replay:
     return replayed
 
 
-@router.get("/{game_id}")
-async def read_game(game_id: GameId, session: SessionDep) -> GamePublic:
+@router.get(
+    "/{game_id}",
+    responses={429: {"model": Refusal, "description": "Too many replays from this address."}},
+)
+async def read_game(
+    game_id: GameId, session: SessionDep, request: Request, runtime: RuntimeDep
+) -> GamePublic:
     game = await repository.get_game(session, game_id=game_id)
     if game is None:
         raise HTTPException(status_code=404, detail="No finished game has this id.")
-    replayed = await _replay_of(game)
+    replayed = await _replay_of(game, request=request, runtime=runtime)
     summary = GameSummary.of(game)
     return GamePublic(
         **summary.model_dump(),

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel
 
-from app.api.deps import RuntimeDep
+from app.api.deps import RuntimeDep, client_address
 from app.api.errors import Refusal
 from app.api.routes.games import GameId
 from app.db import repository
@@ -67,18 +67,26 @@ async def _game(session: SessionDep, game_id: str) -> Game:
     responses={
         200: {"model": ReviewPublic, "description": "The review is done."},
         404: {"model": Refusal, "description": "No finished game has this id."},
-        429: {"model": Refusal, "description": "Too many reviews are queued here."},
+        429: {
+            "model": Refusal,
+            "description": "Too many reviews are queued here, or from this address.",
+        },
     },
 )
 async def request_review(
-    game_id: GameId, session: SessionDep, runtime: RuntimeDep, response: Response
+    game_id: GameId,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    response: Response,
+    request: Request,
 ) -> ReviewPublic:
     """Queue the game's review (``202``), or answer the job already there: the same job while
     it runs (``202``), the finished review (``200``, status ``done``). A failed job, or one
     unchanged for ``CASH_STASH_REVIEW_STALE_SECONDS``, is queued again. ``429
-    review_queue_full`` when this process already holds ``CASH_STASH_REVIEW_QUEUE`` jobs."""
+    review_queue_full`` when this process already holds ``CASH_STASH_REVIEW_QUEUE`` jobs, ``429
+    too_many_reviews`` when it holds ``CASH_STASH_REVIEWS_PER_ADDRESS`` of this address's."""
     game = await _game(session, game_id)
-    row = await runtime.reviews.request(session, game=game)
+    row = await runtime.reviews.request(session, game=game, address=client_address(request))
     if row.status == "done":
         response.status_code = status.HTTP_200_OK
     return ReviewPublic.of(row)
