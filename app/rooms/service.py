@@ -187,7 +187,7 @@ class RoomService:
                 del self._committing[new.code]
         if written:
             if previous is not None and previous.status == "playing" != new.status:
-                await self.store.release(_GAMES_IN_PLAY, new.code)
+                await self.store.free_place(_GAMES_IN_PLAY, new.code)
             self._hold(new)
             for listener in self._committed:
                 listener(new)
@@ -279,24 +279,24 @@ class RoomService:
         while True:
             room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
             if share is not None:
-                await self.store.hold(share, room.code, seconds=self._ttl_of(room) or 0)
+                await self.store.hold_place(share, room.code, seconds=self._ttl_of(room) or 0)
             if await self._commit(room, previous=None):
                 return room, token
             if share is not None:
-                await self.store.release(share, room.code)
+                await self.store.free_place(share, room.code)
 
     async def _room_to_spare(self, key: str, limit: int, *, still: Callable[[Room], bool]) -> bool:
-        """Whether the rooms held under ``key`` (``RoomStore.held``) are fewer than ``limit``,
+        """Whether the rooms held under ``key`` (``RoomStore.places``) are fewer than ``limit``,
         once those no longer ``still`` counted (gone, started, finished) are let go. Rooms
         are read only at the limit, and then at most ``limit`` of them."""
-        codes = await self.store.held(key)
+        codes = await self.store.places(key)
         if len(codes) < limit:
             return True
         counted = 0
         for code in codes:
             room = await self.load(code)
             if room is None or not still(room):
-                await self.store.release(key, code)
+                await self.store.free_place(key, code)
             else:
                 counted += 1
         return counted < limit
@@ -376,7 +376,7 @@ class RoomService:
         # Held once dealt (a refused deal must not let go of the room's place if it is in
         # play already); two starts at once from one address may both pass the count.
         for key, _ in held:
-            await self.store.hold(key, code, seconds=settings.room_ttl_seconds)
+            await self.store.hold_place(key, code, seconds=settings.room_ttl_seconds)
         return room
 
     async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> None:

@@ -151,15 +151,15 @@ class RoomStore(Protocol):
         """Count one attempt under ``key``; False once ``limit`` is passed in the window."""
         ...
 
-    async def hold(self, key: str, member: str, *, seconds: float) -> None:
+    async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
         """Keep ``member`` in the set under ``key`` for ``seconds`` (from now), across
         processes: what one client address has open (rooms waiting, games in play)."""
         ...
 
-    async def release(self, key: str, member: str) -> None:
+    async def free_place(self, key: str, member: str) -> None:
         """Take ``member`` out of the set under ``key`` before its time runs out."""
         ...
 
-    async def held(self, key: str) -> list[str]:
+    async def places(self, key: str) -> list[str]:
         """The members of the set under ``key`` whose time has not run out."""
         ...

@@ -208,17 +208,17 @@ class MemoryRoomStore:
         self._hits[key] = (started, count + 1)
         return count < limit
 
-    async def hold(self, key: str, member: str, *, seconds: float) -> None:
+    async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
         self._held.setdefault(key, {})[member] = time.time() + seconds
 
-    async def release(self, key: str, member: str) -> None:
+    async def free_place(self, key: str, member: str) -> None:
         members = self._held.get(key)
         if members is not None:
             members.pop(member, None)
             if not members:
                 del self._held[key]
 
-    async def held(self, key: str) -> list[str]:
+    async def places(self, key: str) -> list[str]:
         return list(self._held_now(key, time.time()))
 
     def _held_now(self, key: str, now: float) -> dict[str, float]:

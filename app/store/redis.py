@@ -724,7 +724,7 @@ class RedisRoomStore:
         count = await self._nodes.eval(_HIT, [name], [window_seconds], retry=False)
         return int(count) <= limit
 
-    async def hold(self, key: str, member: str, *, seconds: float) -> None:
+    async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
         name = f"{self._prefix}held:{key}"
         until = time.time() + seconds
         await self._nodes.calls(
@@ -733,11 +733,11 @@ class RedisRoomStore:
             retry=True,
         )
 
-    async def release(self, key: str, member: str) -> None:
+    async def free_place(self, key: str, member: str) -> None:
         name = f"{self._prefix}held:{key}"
         await self._nodes.call(name, "ZREM", name, member, retry=True)
 
-    async def held(self, key: str) -> list[str]:
+    async def places(self, key: str) -> list[str]:
         name = f"{self._prefix}held:{key}"
         members = await self._nodes.eval(_HELD, [name], [repr(time.time())], retry=True)
         return [str(member) for member in members]

@@ -266,14 +266,14 @@ async def test_hits_are_counted_per_key_within_the_window(store: RoomStore) -> N
 async def test_held_members_are_kept_per_key_until_released_or_their_time_runs_out(
     store: RoomStore,
 ) -> None:
-    await store.hold("playing:1.2.3.4", "AAAAAAAA", seconds=60)
-    await store.hold("playing:1.2.3.4", "BBBBBBBB", seconds=0.2)
-    await store.hold("playing:5.6.7.8", "CCCCCCCC", seconds=60)
-    assert sorted(await store.held("playing:1.2.3.4")) == ["AAAAAAAA", "BBBBBBBB"]
-    await store.release("playing:1.2.3.4", "AAAAAAAA")
+    await store.hold_place("playing:1.2.3.4", "AAAAAAAA", seconds=60)
+    await store.hold_place("playing:1.2.3.4", "BBBBBBBB", seconds=0.2)
+    await store.hold_place("playing:5.6.7.8", "CCCCCCCC", seconds=60)
+    assert sorted(await store.places("playing:1.2.3.4")) == ["AAAAAAAA", "BBBBBBBB"]
+    await store.free_place("playing:1.2.3.4", "AAAAAAAA")
     await asyncio.sleep(0.3)  # the short hold's own time running out is what is tested
-    assert await store.held("playing:1.2.3.4") == []
-    assert await store.held("playing:5.6.7.8") == ["CCCCCCCC"]
+    assert await store.places("playing:1.2.3.4") == []
+    assert await store.places("playing:5.6.7.8") == ["CCCCCCCC"]
 
 
 async def test_the_memory_store_frees_expired_rooms_on_a_clock() -> None:
