@@ -102,6 +102,15 @@ class RoomService:
         if len(self._held) > HELD_ROOMS:
             self._held.popitem(last=False)
 
+    def distrust(self, code: str | None = None) -> None:
+        """Read the room (None: every room) whole at its next read, not as the moves after
+        the copy held here: its announcements were missed, as when a Redis primary failed,
+        and a failover may have lost the commits that made the copy."""
+        if code is None:
+            self._held.clear()
+        else:
+            self._held.pop(code, None)
+
     async def load(self, code: str) -> Room | None:
         held = self._held.get(code)
         stored = await self.store.load(code, after=0 if held is None else held.version)
