@@ -114,10 +114,20 @@ class RoomService:
     async def load(self, code: str) -> Room | None:
         held = self._held.get(code)
         stored = await self.store.load(code, after=0 if held is None else held.version)
+        if stored is not None and stored.snapshot is None:
+            try:
+                room = self._rebuilt(code, stored, held)
+            except ValueError:
+                # The moves do not apply to the copy held here: read the room whole.
+                logger.warning("held room left behind", extra={"room": code})
+                stored = await self.store.load(code)
+            else:
+                self._hold(room)
+                return room
         if stored is None:
             self._held.pop(code, None)
             return None
-        room = self._rebuilt(code, stored, held)
+        room = self._rebuilt(code, stored, None)
         self._hold(room)
         return room
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import engine
 from app.rooms import moves, play
 from app.rooms.ai import AiRunner
@@ -155,3 +157,33 @@ async def test_a_copy_held_from_before_a_failover_is_read_again_whole() -> None:
     lost.distrust(room.code)
     read = await lost.load(room.code)
     assert read is not None and room_text(read) == room_text(latest)
+
+
+async def test_moves_that_do_not_apply_to_the_held_copy_have_the_room_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = MemoryRoomStore()
+    holder, other = _service(store), _service(store)
+    room, host = await holder.create(
+        name="Ann", player_id=None, options=RoomOptions(room_name="Held", seats=2)
+    )
+    _, guest = await holder.join(room.code, name="Bob", player_id=None)
+    held = await holder.start(room.code, token=host)
+    seat, action = _move(held, 0)
+    acted = await other.act(
+        room.code,
+        token_hash=hash_token([host, guest][seat]),
+        ref="r",
+        version=held.version,
+        action=action,
+    )
+    replay = moves.replay
+
+    def refused_on_the_held_copy(room: Room, text: str) -> Room:
+        if room is held:
+            raise ValueError("not this room's move")
+        return replay(room, text)
+
+    monkeypatch.setattr(moves, "replay", refused_on_the_held_copy)
+    read = await holder.load(room.code)
+    assert read is not None and room_text(read) == room_text(acted.room)
