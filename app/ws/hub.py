@@ -140,6 +140,7 @@ class Hub:
                         listener.deliver(event.data)
                 elif event.code:
                     self._on_commit()
+                    self._service.distrust(event.code)
                     self._announced(event.code, 0)
                 else:
                     await self._resync()
@@ -147,7 +148,8 @@ class Hub:
                 logger.exception("undecodable event dropped", extra={"room": event.code})
 
     async def _resync(self) -> None:
-        """After a lost subscription: re-read every room this process serves."""
+        """After a lost subscription: re-read every room this process serves, whole."""
+        self._service.distrust()
         self._on_commit()
         for code in list(self._rooms):
             room = await self._service.load(code)

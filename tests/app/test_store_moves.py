@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import engine
 from app.rooms import moves, play
 from app.rooms.ai import AiRunner
@@ -120,3 +122,68 @@ def test_a_move_the_clock_made_replays_with_its_stand_in_lines_and_clocks() -> N
         assert room_text(replayed) == room_text(made)
         room = made
     assert "away" in room.game.log if room.game is not None else False
+
+
+async def test_a_copy_held_from_before_a_failover_is_read_again_whole() -> None:
+    """A failover can lose a process's acknowledged commit while another process goes on from
+    the version before it: the moves after the lost version do not apply to the copy that
+    process holds. Once its subscription says events were missed, it reads the room whole."""
+    import copy
+
+    store = MemoryRoomStore()
+    lost, other = _service(store), _service(store)
+    room, host = await lost.create(
+        name="Ann", player_id=None, options=RoomOptions(room_name="Lost", seats=2)
+    )
+    _, guest = await lost.join(room.code, name="Bob", player_id=None)
+    tokens = [host, guest]
+    room = await lost.start(room.code, token=host)
+    before = copy.deepcopy(store._rooms[room.code])
+
+    async def act(service: RoomService, room: Room, turn: int) -> Room:
+        seat, action = _move(room, turn)
+        token_hash = hash_token(tokens[seat])
+        ref = f"r{turn}"
+        acted = await service.act(
+            room.code, token_hash=token_hash, ref=ref, version=room.version, action=action
+        )
+        return acted.room
+
+    held = await act(lost, room, 0)
+    store._rooms[room.code] = before  # the failover: the commit above is gone
+    latest = await act(other, room, 1)
+    latest = await act(other, latest, 2)
+    assert room_text(held) != room_text(room) and held.version == room.version + 1
+    lost.distrust(room.code)
+    read = await lost.load(room.code)
+    assert read is not None and room_text(read) == room_text(latest)
+
+
+async def test_moves_that_do_not_apply_to_the_held_copy_have_the_room_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = MemoryRoomStore()
+    holder, other = _service(store), _service(store)
+    room, host = await holder.create(
+        name="Ann", player_id=None, options=RoomOptions(room_name="Held", seats=2)
+    )
+    _, guest = await holder.join(room.code, name="Bob", player_id=None)
+    held = await holder.start(room.code, token=host)
+    seat, action = _move(held, 0)
+    acted = await other.act(
+        room.code,
+        token_hash=hash_token([host, guest][seat]),
+        ref="r",
+        version=held.version,
+        action=action,
+    )
+    replay = moves.replay
+
+    def refused_on_the_held_copy(room: Room, text: str) -> Room:
+        if room is held:
+            raise ValueError("not this room's move")
+        return replay(room, text)
+
+    monkeypatch.setattr(moves, "replay", refused_on_the_held_copy)
+    read = await holder.load(room.code)
+    assert read is not None and room_text(read) == room_text(acted.room)
