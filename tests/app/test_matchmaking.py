@@ -1,0 +1,115 @@
+"""Play now in one process (rooms and queues in memory): asking, waiting, AI fill, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.app.conftest import base_settings
+from tests.app.live import WAIT, connect_client, live_server
+from tests.app.queueing import queue_up
+
+
+async def test_two_players_asking_for_two_seats_meet_in_a_started_public_room() -> None:
+    async with live_server(base_settings()) as live, live.http() as http:
+        ann = await queue_up(live, "Ann")
+        bob = await queue_up(live, "Bob")
+        at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
+        assert at_ann["code"] == at_bob["code"]
+        assert {at_ann["seat"], at_bob["seat"]} == {0, 1}
+        room = (await http.get(f"/api/rooms/{at_ann['code']}")).json()
+        assert room["status"] == "playing"
+        assert room["options"]["visibility"] == "public"
+        assert [seat["kind"] for seat in room["seats"]] == ["person", "person"]
+        # The token sent opens the seat it names.
+        seated = await connect_client(live, at_bob["code"], at_bob["token"])
+        state = await seated.wait_for("state")
+        assert state["view"]["seat"] == at_bob["seat"]
+        await seated.close()
+
+
+async def test_fill_with_ai_now_starts_a_lone_players_game_with_ai_at_once() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live, live.http() as http:
+        ann = await queue_up(live, "Ann", seats=4)
+        await ann.send({"type": "fill_ai"})
+        placed = await ann.matched()
+        room = (await http.get(f"/api/rooms/{placed['code']}")).json()
+        assert room["status"] == "playing"
+        kinds = [seat["kind"] for seat in room["seats"]]
+        assert kinds == ["person", "ai", "ai", "ai"]
+        assert {seat["level"] for seat in room["seats"][1:]} == {"easy"}
+
+
+async def test_a_lone_player_gets_ai_after_the_wait() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=0.5)) as live, live.http() as http:
+        ann = await queue_up(live, "Ann", seats=3)
+        status = await ann.client.wait_for("waiting")
+        assert status["position"] == 1 and status["found"] == 1
+        placed = await ann.matched()
+        room = (await http.get(f"/api/rooms/{placed['code']}")).json()
+        assert [seat["kind"] for seat in room["seats"]] == ["person", "ai", "ai"]
+
+
+async def test_cancel_and_disconnect_leave_the_queue() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
+        lobby = live.app.state.lobby
+        ann = await queue_up(live, "Ann", seats=3)
+        bob = await queue_up(live, "Bob", seats=3)
+        await bob.client.wait_for("waiting", lambda m: m["waiting"] == 2)
+        await ann.send({"type": "cancel"})
+        await ann.client.wait_for("cancelled")
+        await bob.client.wait_for("waiting", lambda m: m["waiting"] == 1)
+        await bob.close()
+        while lobby.matchmaker.waiting_here:
+            await asyncio.sleep(0.01)
+        cy = await queue_up(live, "Cy", seats=3)
+        status = await cy.client.wait_for("waiting")
+        assert status["waiting"] == 1 and status["position"] == 1
+
+
+async def test_a_player_waits_in_one_queue_at_a_time() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
+        ann = await queue_up(live, "Ann", seats=3)
+        again = await queue_up_refused(live, ann.player_id)
+        assert again["code"] == "already_queued"
+        await ann.close()
+
+
+async def queue_up_refused(live: object, player_id: str) -> dict[str, object]:
+    from websockets.asyncio.client import connect
+
+    from tests.app.live import Client
+    from tests.app.queueing import ask
+
+    port = live.port  # type: ignore[attr-defined]
+    client = Client(await connect(f"ws://127.0.0.1:{port}/ws/queue", open_timeout=WAIT))
+    await client.send(ask("Ann", seats=5, player_id=player_id))
+    refused = await client.wait_for("error")
+    with pytest.raises(ConnectionClosed):
+        await client.recv()
+    return refused
+
+
+async def test_a_bad_first_message_is_refused_plainly() -> None:
+    async with live_server(base_settings()) as live:
+        refused = await queue_up_refused_with(live, {"type": "queue", "name": "Ann"})
+        assert refused["code"] == "bad_request"
+        assert "player_id" in str(refused["message"])
+        refused = await queue_up_refused_with(
+            live, {"type": "queue", "name": "Ann", "player_id": "x", "seats": 9}
+        )
+        assert refused["code"] == "bad_request"
+
+
+async def queue_up_refused_with(live: object, message: dict[str, object]) -> dict[str, object]:
+    from websockets.asyncio.client import connect
+
+    from tests.app.live import Client
+
+    port = live.port  # type: ignore[attr-defined]
+    client = Client(await connect(f"ws://127.0.0.1:{port}/ws/queue", open_timeout=WAIT))
+    await client.send(message)
+    refused = await client.wait_for("error")
+    return refused
