@@ -11,7 +11,9 @@ from websockets.asyncio.client import connect
 from tests.app.live import WAIT, Client, Endpoint
 
 
-def ask(name: str, *, seats: int = 2, player_id: str | None = None, **choice: Any) -> dict[str, Any]:
+def ask(
+    name: str, *, seats: int = 2, player_id: str | None = None, **choice: Any
+) -> dict[str, Any]:
     """A queue's first message; a fresh guest id unless one is given."""
     return {
         "type": "queue",
@@ -42,9 +44,7 @@ class Queued:
 
 async def queue_up(server: Endpoint, name: str, **options: Any) -> Queued:
     """Connect to ``/ws/queue``, ask for a table and wait until the server says it is queued."""
-    ws = await connect(
-        f"ws://127.0.0.1:{server.port}/ws/queue", max_size=None, open_timeout=WAIT
-    )
+    ws = await connect(f"ws://127.0.0.1:{server.port}/ws/queue", max_size=None, open_timeout=WAIT)
     client = Client(ws)
     message = ask(name, **options)
     await client.send(message)
