@@ -104,6 +104,11 @@ class GameIndex:
 
     async def flush(self, *, everything: bool = False) -> None:
         now = time.time()
+        # A room that stopped committing here (it ended or moved to another process) is
+        # forgotten once the index would have dropped it too.
+        self._noted = {
+            code: noted for code, noted in self._noted.items() if now - noted[0] < LIVE_SECONDS
+        }
         for code, room in list(self._pending.items()):
             noted = self._noted.get(code)
             changed = noted is None or noted[1] != room.status

@@ -1,0 +1,189 @@
+// Play now: ask for a table (size and rules remembered here), wait in the queue over one
+// WebSocket (docs/protocol.md, "Play now"), and go to the seat the server found.
+
+import { h, onLeave, render } from "./dom.js";
+import { playerId, playerName, rememberSeat, setPlayerName } from "./session.js";
+
+const CHOICE_KEY = "cash-stash:play-now";
+const NOTIFY_KEY = "cash-stash:notify";
+const SITE = "Cash Stash";
+const RULES = [
+  ["advanced", "Advanced"],
+  ["simple_actions", "Simple with actions"],
+  ["simple", "Simple"],
+];
+const SIZES = [2, 3, 4, 5, 6];
+
+function rememberedChoice() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(CHOICE_KEY) || "{}");
+    return {
+      seats: SIZES.includes(saved.seats) ? saved.seats : 4,
+      rules: RULES.some(([value]) => value === saved.rules) ? saved.rules : "advanced",
+      draft: saved.draft === true,
+    };
+  } catch {
+    return { seats: 4, rules: "advanced", draft: false };
+  }
+}
+
+function rememberChoice(choice) {
+  localStorage.setItem(CHOICE_KEY, JSON.stringify(choice));
+}
+
+function clock(seconds) {
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Say that the game has started: the tab's title while it is hidden, and a notification if
+ * the player turned them on (the table's "Notifications" button). */
+function announceStart() {
+  if (document.visibilityState !== "hidden") return;
+  try {
+    if ("Notification" in window && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on") {
+      new Notification(SITE, { body: "Your game has started.", tag: "cash-stash-start" });
+    }
+  } catch {
+    // Some phone browsers show notifications only through a service worker.
+  }
+}
+
+function socketUrl() {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/queue`;
+}
+
+/** The Play now panel: a short form, then the waiting view, then off to the table. */
+export function playNowPanel({ navigate }) {
+  const chosen = rememberedChoice();
+  const name = h("input", { id: "play-name", name: "name", maxlength: 30, autocomplete: "nickname", value: playerName(), "aria-required": "true" });
+  const seats = h("select", { id: "play-seats" }, SIZES.map((n) => h("option", { value: n, selected: n === chosen.seats }, `${n} players`)));
+  const rules = h("select", { id: "play-rules" }, RULES.map(([value, label]) => h("option", { value, selected: value === chosen.rules }, label)));
+  const draft = h("input", { id: "play-draft", type: "checkbox", checked: chosen.draft });
+  const draftField = h("div", { class: "field check" }, draft, h("label", { for: "play-draft" }, "Draft"));
+  const error = h("p", { id: "play-error", class: "notice error", role: "alert", hidden: true });
+  const panel = h("section", { class: "panel play-now", "aria-labelledby": "play-title" });
+
+  function showDraft() {
+    draftField.hidden = Number(seats.value) > 3;
+  }
+  seats.addEventListener("change", showDraft);
+  showDraft();
+
+  let socket = null;
+  let ticking = null;
+  function stop() {
+    clearInterval(ticking);
+    ticking = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.close();
+      socket = null;
+    }
+    document.title = SITE;
+  }
+  onLeave(stop);
+
+  function showForm(message) {
+    stop();
+    render(
+      panel,
+      h("h2", { id: "play-title" }, "Play now"),
+      h("p", { class: "hint" }, "Meet players of your strength; if nobody comes, AI players fill the table."),
+      h(
+        "form",
+        { onSubmit: start },
+        h("div", { class: "field" }, h("label", { for: "play-name" }, "Name"), name),
+        h("div", { class: "play-choice" }, h("div", { class: "field" }, h("label", { for: "play-seats" }, "Table"), seats), h("div", { class: "field" }, h("label", { for: "play-rules" }, "Rules"), rules)),
+        draftField,
+        error,
+        h("button", { type: "submit", class: "primary", id: "play-now" }, "Play now"),
+      ),
+    );
+    error.hidden = !message;
+    if (message) error.textContent = message;
+  }
+
+  function showWaiting(state) {
+    const waited = (Date.now() - state.since) / 1000;
+    const found = state.found ?? 1;
+    const aiIn = Math.max(0, Math.ceil(state.aiAfter - waited));
+    document.title = `Waiting ${clock(waited)} · ${SITE}`;
+    render(
+      panel,
+      h("h2", { id: "play-title" }, "Finding your table…"),
+      h(
+        "div",
+        { class: "queue-status", role: "status" },
+        h("p", { class: "queue-found" }, h("strong", {}, `${found} of ${state.seats}`), " players found"),
+        h(
+          "dl",
+          { class: "facts" },
+          h("div", {}, h("dt", {}, "Place in the queue"), h("dd", {}, state.position ? String(state.position) : "…")),
+          h("div", {}, h("dt", {}, "Waited"), h("dd", { class: "queue-waited" }, clock(waited))),
+        ),
+      ),
+      h("p", { class: "hint" }, aiIn > 0 ? `AI players fill the empty seats in ${aiIn} s.` : "AI players are taking the empty seats…"),
+      h(
+        "div",
+        { class: "queue-actions" },
+        h("button", { type: "button", class: "primary", onClick: () => send({ type: "fill_ai" }), "data-focus": "fill" }, "Fill with AI now"),
+        h("button", { type: "button", onClick: cancel, "data-focus": "cancel" }, "Cancel"),
+      ),
+    );
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function cancel() {
+    send({ type: "cancel" });
+    showForm();
+    panel.querySelector("#play-now")?.focus();
+  }
+
+  function start(event) {
+    event.preventDefault();
+    const chosenName = name.value.trim();
+    if (!chosenName) {
+      error.hidden = false;
+      error.textContent = "Please enter a name for the others to see at the table.";
+      name.focus();
+      return;
+    }
+    setPlayerName(chosenName);
+    const choice = { seats: Number(seats.value), rules: rules.value, draft: Number(seats.value) <= 3 && draft.checked };
+    rememberChoice(choice);
+    const state = { since: Date.now(), seats: choice.seats, position: null, found: 1, aiAfter: 20 };
+    socket = new WebSocket(socketUrl());
+    socket.onopen = () => send({ type: "queue", name: chosenName, player_id: playerId(), ...choice });
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "queued") {
+        state.aiAfter = message.ai_after;
+      } else if (message.type === "waiting") {
+        Object.assign(state, { position: message.position, found: message.found });
+      } else if (message.type === "matched") {
+        rememberSeat(message.code, { seat: message.seat, token: message.token, name: chosenName });
+        stop();
+        announceStart();
+        navigate(`/room/${message.code}`);
+        return;
+      } else if (message.type === "error") {
+        showForm(message.message);
+        return;
+      } else {
+        return;
+      }
+      showWaiting(state);
+    };
+    socket.onclose = () => showForm("The connection to the queue was lost; press Play now again.");
+    ticking = setInterval(() => showWaiting(state), 1000);
+    showWaiting(state);
+    panel.querySelector('[data-focus="cancel"]')?.focus();
+  }
+
+  showForm();
+  return panel;
+}
