@@ -7,10 +7,12 @@ over the processes in turn. Each player waits until the server sends them to a s
 the median and p95 wait, the wait of the player who completed each table (how long matching
 itself takes once a table can be made), the rooms made, the AI seats in them (read back from
 each room), and each process's CPU over the run. All players are new (the same rating), so
-every table is made of whoever comes first; the AI fills a table only when a player has
-waited ``--ai-wait`` seconds (the end of the run)::
+every table is made of whoever comes first, unless ``--rating-spread`` gives them ratings
+(written to the database first): then the window of accepted ratings matters, and a player
+the window has not matched in ``--ai-wait`` seconds gets AI::
 
     python bench/matchmaking.py --players 1000 --seconds 60 --seats 4 --processes 2
+    python bench/matchmaking.py --players 1000 --seconds 60 --rating-spread 30
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -35,6 +39,7 @@ import redis
 from websockets.asyncio.client import connect
 
 from app.db.migrate import upgrade
+from app.db.repository import public_player_id
 
 TICKS = os.sysconf("SC_CLK_TCK")
 STARTUP_SECONDS = 30.0
@@ -74,7 +79,7 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen[str]:
 
 
 async def one_player(
-    port: int, number: int, seats: int, waits: dict[int, tuple[float, str]]
+    port: int, number: int, guest: str, seats: int, waits: dict[int, tuple[float, str]]
 ) -> None:
     async with connect(f"ws://127.0.0.1:{port}/ws/queue", open_timeout=30) as ws:
         asked = time.monotonic()
@@ -83,7 +88,7 @@ async def one_player(
                 {
                     "type": "queue",
                     "name": f"P{number}",
-                    "player_id": str(uuid.uuid4()),
+                    "player_id": guest,
                     "seats": seats,
                 }
             )
@@ -97,11 +102,27 @@ async def one_player(
                 raise RuntimeError(message["message"])
 
 
-async def run(args: argparse.Namespace) -> None:
+def rate_players(path: Path, spread: float, count: int) -> list[str]:
+    """``count`` guest ids, each with a rating drawn evenly from 0 to ``spread`` in the
+    database (0 for all: every player new)."""
+    rng = random.Random(7)
+    guests = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(count)]
+    if spread > 0:
+        with sqlite3.connect(path) as db:
+            db.executemany(
+                "INSERT INTO players (id, name, mu, sigma, rating, games, rated_games, wins)"
+                " VALUES (?, 'bench', ?, 1.0, ?, 10, 10, 5)",
+                [
+                    (public_player_id(guest), rating + 3.0, rating)
+                    for guest in guests
+                    for rating in [rng.uniform(0.0, spread)]
+                ],
+            )
+    return guests
+
+
+async def run(args: argparse.Namespace, database: str, guests: list[str]) -> None:
     prefix = f"cash_stash_bench:{uuid.uuid4().hex[:10]}:"
-    workdir = Path(tempfile.mkdtemp(prefix="cash-stash-bench-"))
-    database = f"sqlite+aiosqlite:///{workdir / 'games.db'}"
-    upgrade(database)
     env = {
         **os.environ,
         "CASH_STASH_REDIS_URL": args.redis_url,
@@ -113,7 +134,6 @@ async def run(args: argparse.Namespace) -> None:
         "CASH_STASH_CREATE_LIMIT": str(args.players),
         # Nobody connects to the tables made: their seats must not be handed to the AI.
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
-        "CASH_STASH_LOG_LEVEL": "warning",
     }
     ports = [free_port() for _ in range(args.processes)]
     servers: list[subprocess.Popen[str]] = []
@@ -128,7 +148,8 @@ async def run(args: argparse.Namespace) -> None:
         for number in range(args.players):
             await asyncio.sleep(max(0.0, started + number * gap - time.monotonic()))
             port = ports[number % len(ports)]
-            tasks.append(asyncio.create_task(one_player(port, number, args.seats, waits)))
+            player = one_player(port, number, guests[number], args.seats, waits)
+            tasks.append(asyncio.create_task(player))
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - started
         cpu = [
@@ -143,7 +164,8 @@ async def run(args: argparse.Namespace) -> None:
         all_waits = [wait for wait, _ in waits.values()]
         completing = [min(wait for wait, code in waits.values() if code == room) for room in rooms]
         print(
-            f"players {len(waits)} over {args.seconds:g} s, {args.seats}-seat tables, "
+            f"players {len(waits)} over {args.seconds:g} s, ratings 0-{args.rating_spread:g}, "
+            f"{args.seats}-seat tables, "
             f"{args.processes} processes, AI after {args.ai_wait:g} s"
         )
         print(
@@ -181,13 +203,23 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, choices=range(1, 9))
     parser.add_argument("--ai-wait", type=float, default=20.0)
     parser.add_argument(
+        "--rating-spread",
+        type=float,
+        default=0.0,
+        help="players' ratings drawn evenly from 0 to this (0: every player new)",
+    )
+    parser.add_argument(
         "--redis-url",
         default=os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
     )
     args = parser.parse_args()
     if not 1 <= args.players <= 5000 or not 1 <= args.seconds <= 600:
         parser.error("--players 1..5000 and --seconds 1..600")
-    asyncio.run(run(args))
+    workdir = Path(tempfile.mkdtemp(prefix="cash-stash-bench-"))
+    database = f"sqlite+aiosqlite:///{workdir / 'games.db'}"
+    upgrade(database)
+    guests = rate_players(workdir / "games.db", args.rating_spread, args.players)
+    asyncio.run(run(args, database, guests))
 
 
 if __name__ == "__main__":
