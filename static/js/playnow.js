@@ -36,10 +36,21 @@ function clock(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** Say that the game has started: the tab's title while it is hidden, and a notification if
- * the player turned them on (the table's "Notifications" button). */
+/** Say that the game has started, to a player whose tab is in the background: the tab's
+ * title until they come back, and a notification if they turned them on (the table's
+ * "Notifications" button). Called once the table's page has set its own title. */
 function announceStart() {
   if (document.visibilityState !== "hidden") return;
+  const title = document.title;
+  const shown = `● Your game has started — ${title}`;
+  document.title = shown;
+  document.addEventListener(
+    "visibilitychange",
+    () => {
+      if (document.title === shown) document.title = title;
+    },
+    { once: true },
+  );
   try {
     if ("Notification" in window && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on") {
       new Notification(SITE, { body: "Your game has started.", tag: "cash-stash-start" });
@@ -167,8 +178,8 @@ export function playNowPanel({ navigate }) {
       } else if (message.type === "matched") {
         rememberSeat(message.code, { seat: message.seat, token: message.token, name: chosenName });
         stop();
-        announceStart();
         navigate(`/room/${message.code}`);
+        announceStart();
         return;
       } else if (message.type === "error") {
         showForm(message.message);

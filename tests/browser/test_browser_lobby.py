@@ -85,3 +85,20 @@ def test_cancel_returns_to_the_form(open_page: OpenPage, server: Server) -> None
     dee.get_by_role("button", name="Cancel").click()
     expect(dee.get_by_role("button", name="Play now")).to_be_visible()
     expect(dee).to_have_title("Cash Stash")
+
+
+def test_a_background_tab_is_told_that_the_game_started(
+    open_page: OpenPage, server: Server
+) -> None:
+    eve = open_page(**SIZES["laptop"])
+    eve.add_init_script(
+        "Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });"
+    )
+    _play_now(eve, server, "Eve", seats=2, rules="simple")
+    expect(eve.get_by_role("heading", name="Finding your table…")).to_be_visible()
+    fay = open_page(**SIZES["laptop"])
+    _play_now(fay, server, "Fay", seats=2, rules="simple")
+    expect(eve).to_have_url(TABLE)
+    expect(eve).to_have_title(re.compile(r"● Your game has started — "))
+    expect(fay).to_have_url(TABLE)
+    expect(fay).not_to_have_title(re.compile("started"))
