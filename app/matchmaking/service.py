@@ -10,6 +10,7 @@ its next heartbeat and sends the player there."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -94,6 +95,9 @@ class Matchmaker:
         )
         self.rooms_made = 0
         self.ai_seats = 0
+        self._arrived = asyncio.Event()
+        """Set when a player joins or asks for AI here: their queue is matched at once, not
+        at the next tick."""
 
     @property
     def waiting_here(self) -> int:
@@ -130,6 +134,7 @@ class Matchmaker:
         ):
             raise QueueError("already_queued", "You are already waiting for a game elsewhere.")
         self._tickets[ticket.id] = ticket
+        self._arrived.set()
         return ticket
 
     async def leave(self, ticket: Ticket) -> None:
@@ -141,6 +146,7 @@ class Matchmaker:
 
     async def fill_with_ai(self, ticket: Ticket) -> None:
         await self.store.ask_ai(ticket.choice.key, ticket.id)
+        self._arrived.set()
 
     async def run(self) -> None:
         while True:
@@ -150,7 +156,9 @@ class Matchmaker:
             except STORE_ERRORS as error:
                 logger.warning("matching skipped a round: store unavailable (%s)", error)
             pause = self._settings.queue_tick_seconds - (time.monotonic() - started)
-            await asyncio.sleep(max(0.01, pause))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), max(0.01, pause))
+            self._arrived.clear()
 
     async def tick(self) -> None:
         """Match every queue this process has players in, and hear where its players sit."""
