@@ -112,3 +112,16 @@ async def queue_up_refused_with(live: object, message: dict[str, object]) -> dic
     await client.send(message)
     refused = await client.wait_for("error")
     return refused
+
+
+async def test_players_whose_room_cannot_be_made_stay_in_the_queue() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
+        settings = live.runtime.settings
+        settings.max_waiting_rooms = 0  # every room refused: too many waiting
+        ann = await queue_up(live, "Ann")
+        bob = await queue_up(live, "Bob")
+        await ann.client.wait_for("waiting", lambda m: m["waiting"] == 2)
+        assert live.app.state.lobby.matchmaker.rooms_made == 0
+        settings.max_waiting_rooms = 5000
+        at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
+        assert at_ann["code"] == at_bob["code"]

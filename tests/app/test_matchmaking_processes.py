@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.db.repository import public_player_id
+from app.matchmaking.redis_store import RedisMatchStore
 from tests.app.processes import ServerProcess, migrated_database, running_servers, server_env
 from tests.app.queueing import Queued, queue_up
 from tests.app.redis_target import RedisTarget
@@ -147,3 +149,27 @@ async def test_two_hundred_players_at_once_are_each_seated_once(
             assert [s["kind"] for s in room["seats"]] == ["person"] * 4  # type: ignore[attr-defined]
         for q in queued:
             await q.close()
+
+
+async def test_players_taken_by_a_process_that_died_are_queued_again(
+    two_servers: list[ServerProcess], redis_target: RedisTarget
+) -> None:
+    first, second = two_servers
+    ann = await queue_up(first.endpoint, "Ann", seats=3)
+    bob = await queue_up(second.endpoint, "Bob", seats=3)
+    await bob.client.wait_for("waiting", lambda m: m["waiting"] == 2)
+    # A third process takes Ann and Bob for a table, then dies before making it.
+    store = RedisMatchStore(
+        redis_target.url, prefix=redis_target.prefix, cluster=redis_target.cluster is not None
+    )
+    queue = "queue-3-advanced-plain"
+    taken = [w.ticket for w in await store.snapshot(queue, now=time.time(), stale_before=0)]
+    assert len(taken) == 2
+    assert await store.take(queue, taken, lease_until=time.time() + 1)
+    await store.close()
+    # Cy arrives. Ann and Bob are not in the queue until the lease runs out; then all three
+    # meet (nothing else could seat them: the AI would wait an hour).
+    cy = await queue_up(first.endpoint, "Cy", seats=3)
+    placed = await asyncio.gather(ann.matched(), bob.matched(), cy.matched())
+    assert len({p["code"] for p in placed}) == 1
+    assert sorted(p["seat"] for p in placed) == [0, 1, 2]
