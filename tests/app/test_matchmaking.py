@@ -125,3 +125,17 @@ async def test_players_whose_room_cannot_be_made_stay_in_the_queue() -> None:
         settings.max_waiting_rooms = 5000
         at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
         assert at_ann["code"] == at_bob["code"]
+
+
+async def test_a_bad_message_while_waiting_is_answered_and_the_player_keeps_waiting() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
+        ann = await queue_up(live, "Ann", seats=3)
+        await ann.client.ws.send(b"\x00binary")
+        assert (await ann.client.wait_for("error"))["code"] == "bad_message"
+        await ann.send({"type": "fill_ai", "extra": 1})
+        assert (await ann.client.wait_for("error"))["code"] == "bad_message"
+        await ann.send({"type": "ping"})
+        await ann.client.wait_for("pong")
+        await ann.send({"type": "fill_ai"})
+        placed = await ann.matched()
+        assert placed["seat"] == 0

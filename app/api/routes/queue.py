@@ -217,14 +217,16 @@ async def _receive(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> bool:
     bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
     while True:
         try:
-            text = await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+            received = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return False
+        if received["type"] == "websocket.disconnect":
             return False
         if not bucket.take():
             await websocket.send_json(_error("rate_limited", "Too many messages; slow down."))
             continue
         try:
-            message = _MESSAGES.validate_json(text)
+            message = _MESSAGES.validate_json(received.get("text") or "")
         except ValidationError:
             await websocket.send_json(
                 _error("bad_message", 'Send {"type": "fill_ai"}, "cancel" or "ping".')
