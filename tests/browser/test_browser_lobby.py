@@ -33,7 +33,9 @@ def test_play_now_meets_a_player_and_the_lobby_shows_the_game(
     expect(ann.get_by_role("status")).to_contain_text("1 of 2 players found")
     expect(ann.get_by_role("status")).to_contain_text("Place in the queue1")
     expect(ann).to_have_title(re.compile(r"^Waiting \d+:\d\d · Cash Stash$"))
-    screenshot(ann, f"play-now-waiting-{size}")
+    # A player waiting in the queue is online (the count refreshes every few seconds).
+    expect(ann.locator("#online-count")).to_have_text(re.compile(r"^[1-9]\d* players? online$"))
+    screenshot(ann, f"play-now-waiting-{size}", full_page=False)
 
     bob = open_page(**SIZES[size])
     _play_now(bob, server, "Bob", seats=2)
