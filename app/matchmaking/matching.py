@@ -9,7 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.matchmaking.model import Waiting
-from app.rooms.model import AiLevel
+from app.rooms.model import MAX_SEATS, AiLevel
+
+ANY_TABLE = 4
+"""The table a lone player who will take any size gets, with AI in the other seats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +58,10 @@ def _fits(players: Sequence[Waiting], window: Window, now: float) -> bool:
     return _spread(players) <= min(window.of(p, now) for p in players)
 
 
-def groups(
-    waiting: Sequence[Waiting], *, seats: int, now: float, window: Window, ai_wait: float
-) -> list[Group]:
-    """Full tables first, tightest spread first; then a player who has waited ``ai_wait``
-    seconds or asked for AI gets the nearest players that fit, and AI in the other seats."""
-    left = sorted(waiting, key=lambda p: (p.rating, p.joined_at, p.ticket))
+def _full_tables(
+    left: list[Waiting], seats: int, window: Window, now: float
+) -> tuple[list[Group], list[Waiting]]:
+    """Tables of ``seats`` players who all fit, the tightest spread first; and who is left."""
     found: list[Group] = []
     while len(left) >= seats:
         runs = [left[i : i + seats] for i in range(len(left) - seats + 1)]
@@ -70,19 +71,59 @@ def groups(
         best = min(fitting, key=lambda run: (_spread(run), min(p.joined_at for p in run)))
         found.append(Group(players=tuple(best), bots=()))
         left = [p for p in left if p not in best]
-    due = [p for p in left if p.ai_now or now - p.joined_at >= ai_wait]
-    for first in sorted(due, key=lambda p: (p.joined_at, p.ticket)):
+    return found, left
+
+
+def _nearest(
+    first: Waiting, left: list[Waiting], most: int, window: Window, now: float
+) -> list[Waiting]:
+    """``first`` and up to ``most - 1`` others, nearest in rating first, who all fit."""
+    nearest = sorted(
+        (p for p in left if p is not first), key=lambda p: abs(p.rating - first.rating)
+    )
+    table = [first]
+    for other in nearest:
+        if len(table) == most:
+            break
+        if _fits([*table, other], window, now):
+            table.append(other)
+    return table
+
+
+def _by_arrival(players: Sequence[Waiting]) -> list[Waiting]:
+    return sorted(players, key=lambda p: (p.joined_at, p.ticket))
+
+
+def groups(
+    waiting: Sequence[Waiting], *, seats: int | None, now: float, window: Window, ai_wait: float
+) -> list[Group]:
+    """Full tables first, tightest spread first; then a player who has waited ``ai_wait``
+    seconds or asked for AI gets the nearest players that fit, and AI in the other seats.
+
+    ``seats`` None: any table size will do. Tables of six are made first; a player who has
+    waited half of ``ai_wait`` (or asked for AI) gets a table of everyone who fits with them
+    (up to six); one who is still alone after ``ai_wait`` (or asked for AI) gets a table of
+    ``ANY_TABLE`` with AI."""
+    left = sorted(waiting, key=lambda p: (p.rating, p.joined_at, p.ticket))
+    found, left = _full_tables(left, seats or MAX_SEATS, window, now)
+    if seats is None:
+        for first in _by_arrival([p for p in left if p.ai_now or now - p.joined_at >= ai_wait / 2]):
+            if first not in left:
+                continue
+            table = _nearest(first, left, MAX_SEATS, window, now)
+            if len(table) >= 2:
+                found.append(Group(players=tuple(table), bots=()))
+            elif first.ai_now or now - first.joined_at >= ai_wait:
+                level = ai_level([first.rating])
+                found.append(Group(players=(first,), bots=(level,) * (ANY_TABLE - 1)))
+            else:
+                continue
+            left = [p for p in left if p not in table]
+        return found
+    for first in _by_arrival([p for p in left if p.ai_now or now - p.joined_at >= ai_wait]):
         if first not in left:
             continue
-        nearest = sorted(
-            (p for p in left if p is not first), key=lambda p: abs(p.rating - first.rating)
-        )
-        table = [first]
-        for other in nearest:
-            if len(table) == seats:
-                break
-            if _fits([*table, other], window, now):
-                table.append(other)
+        table = _nearest(first, left, seats, window, now)
         level = ai_level([p.rating for p in table])
         found.append(Group(players=tuple(table), bots=(level,) * (seats - len(table))))
         left = [p for p in left if p not in table]

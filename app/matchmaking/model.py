@@ -15,14 +15,16 @@ TicketId = str
 class Choice(BaseModel, frozen=True):
     """The table a player asks for: one queue per choice."""
 
-    seats: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = 4
+    seats: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] | None = 4
+    """None: any table size will do."""
     rules: RuleSet = "advanced"
     draft: bool = False
 
     @property
     def key(self) -> str:
         """The queue's name, also its keys' hash tag in Redis."""
-        return f"queue-{self.seats}-{self.rules}-{'draft' if self.draft else 'plain'}"
+        size = "any" if self.seats is None else self.seats
+        return f"queue-{size}-{self.rules}-{'draft' if self.draft else 'plain'}"
 
 
 class Waiting(BaseModel):

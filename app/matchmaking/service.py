@@ -24,7 +24,7 @@ from app.matchmaking.store import MatchStore
 from app.rooms import lobby, play
 from app.rooms.credentials import hash_token, new_seat_token
 from app.rooms.errors import RoomError
-from app.rooms.model import Room, RoomOptions, Seat
+from app.rooms.model import MAX_SEATS, MIN_SEATS, Room, RoomOptions, Seat
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
@@ -108,9 +108,14 @@ class Matchmaker:
         return max(3.0, 10 * self._settings.queue_tick_seconds)
 
     async def join(self, *, choice: Choice, name: str, player_id: str) -> Ticket:
+        if choice.seats is None and choice.draft:
+            raise QueueError(
+                "draft_needs_table_size",
+                "Draft piles are played at a table of 2 or 3: choose the table size.",
+            )
         lobby.check_options(
             RoomOptions(room_name=ROOM_NAME, rules=choice.rules, draft=choice.draft),
-            players=choice.seats,
+            players=choice.seats or MIN_SEATS,
         )
         rating = await self._rating_of(player_id)
         now = time.time()
@@ -205,7 +210,7 @@ class Matchmaker:
             )
             status = Status(
                 position=by_age.index(me) + 1,
-                found=min(ticket.choice.seats, fitting),
+                found=min(ticket.choice.seats or MAX_SEATS, fitting),
                 waiting=len(waiting),
             )
             if status != ticket.status:
@@ -243,7 +248,7 @@ class Matchmaker:
             room_name=ROOM_NAME,
             rules=choice.rules,
             draft=choice.draft,
-            seats=choice.seats,
+            seats=len(group.players) + len(group.bots),
             visibility="public",
         )
         created, _ = await self._rooms.create(

@@ -12,7 +12,7 @@ const RULES = [
   ["simple_actions", "Simple with actions"],
   ["simple", "Simple"],
 ];
-const SIZES = [2, 3, 4, 5, 6];
+const SIZES = [2, 3, 4, 5, 6, "any"];
 
 function rememberedChoice() {
   try {
@@ -68,15 +68,17 @@ function socketUrl() {
 export function playNowPanel({ navigate }) {
   const chosen = rememberedChoice();
   const name = h("input", { id: "play-name", name: "name", maxlength: 30, autocomplete: "nickname", value: playerName(), "aria-required": "true" });
-  const seats = h("select", { id: "play-seats" }, SIZES.map((n) => h("option", { value: n, selected: n === chosen.seats }, `${n} players`)));
+  const seats = h("select", { id: "play-seats" }, SIZES.map((n) => h("option", { value: n, selected: n === chosen.seats }, n === "any" ? "Any size" : `${n} players`)));
   const rules = h("select", { id: "play-rules" }, RULES.map(([value, label]) => h("option", { value, selected: value === chosen.rules }, label)));
   const draft = h("input", { id: "play-draft", type: "checkbox", checked: chosen.draft });
   const draftField = h("div", { class: "field check" }, draft, h("label", { for: "play-draft" }, "Draft"));
   const error = h("p", { id: "play-error", class: "notice error", role: "alert", hidden: true });
   const panel = h("section", { class: "panel play-now", "aria-labelledby": "play-title" });
 
+  const seatsChosen = () => (seats.value === "any" ? "any" : Number(seats.value));
+  const draftOffered = () => seats.value !== "any" && Number(seats.value) <= 3;
   function showDraft() {
-    draftField.hidden = Number(seats.value) > 3;
+    draftField.hidden = !draftOffered();
   }
   seats.addEventListener("change", showDraft);
   showDraft();
@@ -126,7 +128,7 @@ export function playNowPanel({ navigate }) {
       h(
         "div",
         { class: "queue-status", role: "status" },
-        h("p", { class: "queue-found" }, h("strong", {}, `${found} of ${state.seats}`), " players found"),
+        h("p", { class: "queue-found" }, h("strong", {}, state.seats === "any" ? String(found) : `${found} of ${state.seats}`), found === 1 && state.seats === "any" ? " player found" : " players found"),
         h(
           "dl",
           { class: "facts" },
@@ -164,7 +166,7 @@ export function playNowPanel({ navigate }) {
       return;
     }
     setPlayerName(chosenName);
-    const choice = { seats: Number(seats.value), rules: rules.value, draft: Number(seats.value) <= 3 && draft.checked };
+    const choice = { seats: seatsChosen(), rules: rules.value, draft: draftOffered() && draft.checked };
     rememberChoice(choice);
     const state = { since: Date.now(), seats: choice.seats, position: null, found: 1, aiAfter: 20 };
     socket = new WebSocket(socketUrl());

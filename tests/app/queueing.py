@@ -12,7 +12,7 @@ from tests.app.live import WAIT, Client, Endpoint
 
 
 def ask(
-    name: str, *, seats: int = 2, player_id: str | None = None, **choice: Any
+    name: str, *, seats: int | str = 2, player_id: str | None = None, **choice: Any
 ) -> dict[str, Any]:
     """A queue's first message; a fresh guest id unless one is given."""
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -139,3 +140,39 @@ async def test_a_bad_message_while_waiting_is_answered_and_the_player_keeps_wait
         await ann.send({"type": "fill_ai"})
         placed = await ann.matched()
         assert placed["seat"] == 0
+
+
+async def test_players_who_take_any_size_are_seated_together() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=1)) as live, live.http() as http:
+        ann = await queue_up(live, "Ann", seats="any")
+        bob = await queue_up(live, "Bob", seats="any")
+        at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
+        assert at_ann["code"] == at_bob["code"]
+        room = (await http.get(f"/api/rooms/{at_ann['code']}")).json()
+        assert [seat["kind"] for seat in room["seats"]] == ["person", "person"]
+
+
+async def test_draft_piles_need_a_table_size() -> None:
+    async with live_server(base_settings()) as live:
+        refused = await queue_up_refused_with(
+            live,
+            {
+                "type": "queue",
+                "name": "Ann",
+                "player_id": str(uuid.uuid4()),
+                "seats": "any",
+                "draft": True,
+            },
+        )
+        assert refused["code"] == "draft_needs_table_size"
+        refused = await queue_up_refused_with(
+            live,
+            {
+                "type": "queue",
+                "name": "Ann",
+                "player_id": str(uuid.uuid4()),
+                "seats": 4,
+                "draft": True,
+            },
+        )
+        assert refused["code"] == "draft_needs_two_or_three"

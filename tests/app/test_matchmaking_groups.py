@@ -66,3 +66,24 @@ def test_the_ai_level_follows_the_group_rating() -> None:
     assert ai_level([0.0]) == "easy"  # a new player: mu 25 - 3 sigma 8.33
     assert ai_level([12.0, 15.0]) == "medium"
     assert ai_level([26.0]) == "hard"
+
+
+def test_any_size_makes_a_table_of_six_at_once() -> None:
+    waiting = [_player(str(n), n) for n in range(7)]
+    (group,) = groups(waiting, seats=None, now=0.0, window=WINDOW, ai_wait=20)
+    assert len(group.players) == 6 and group.bots == ()
+
+
+def test_any_size_seats_whoever_fits_after_half_the_wait() -> None:
+    waiting = [_player("a", 0), _player("b", 2), _player("c", 4), _player("far", 40)]
+    assert groups(waiting, seats=None, now=9.0, window=WINDOW, ai_wait=20) == []
+    (group,) = groups(waiting, seats=None, now=10.0, window=WINDOW, ai_wait=20)
+    assert {p.ticket for p in group.players} == {"a", "b", "c"}
+    assert group.bots == ()
+
+
+def test_any_size_gives_a_lone_player_a_table_of_four_with_ai_after_the_wait() -> None:
+    alone = [_player("a", 0)]
+    assert groups(alone, seats=None, now=15.0, window=WINDOW, ai_wait=20) == []
+    (group,) = groups(alone, seats=None, now=20.0, window=WINDOW, ai_wait=20)
+    assert group.bots == ("easy", "easy", "easy")

@@ -80,10 +80,11 @@ def test_a_lone_player_fills_with_ai_now_and_the_choice_is_remembered(
     expect(cy.get_by_label("Draft", exact=True)).to_be_hidden()
 
 
-def test_cancel_returns_to_the_form(open_page: OpenPage, server: Server) -> None:
+def test_any_size_waits_and_cancel_returns_to_the_form(open_page: OpenPage, server: Server) -> None:
     dee = open_page(**SIZES["laptop"])
-    _play_now(dee, server, "Dee", seats=5)
+    _play_now(dee, server, "Dee", seats="any")
     expect(dee.get_by_role("heading", name="Finding your table…")).to_be_visible()
+    expect(dee.get_by_role("status")).to_contain_text("1 player found")
     dee.get_by_role("button", name="Cancel").click()
     expect(dee.get_by_role("button", name="Play now")).to_be_visible()
     expect(dee).to_have_title("Cash Stash")

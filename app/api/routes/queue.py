@@ -33,7 +33,8 @@ class QueueJoin(BaseModel):
     type: Literal["queue"]
     name: DisplayName
     player_id: GuestId
-    seats: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = 4
+    seats: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] | Literal["any"] = 4
+    """The table size, or ``"any"``."""
     rules: RuleSet = "advanced"
     draft: bool = False
 
@@ -145,7 +146,8 @@ async def _serve(websocket: WebSocket, lobby: Lobby, address: str) -> None:
     )
     if not allowed:
         raise _Refused("too_many_attempts", "Too many games asked for; wait a minute.")
-    choice = Choice(seats=asked.seats, rules=asked.rules, draft=asked.draft)
+    seats = None if asked.seats == "any" else asked.seats
+    choice = Choice(seats=seats, rules=asked.rules, draft=asked.draft)
     try:
         ticket = await matchmaker.join(
             choice=choice, name=asked.name, player_id=str(asked.player_id)
@@ -156,7 +158,7 @@ async def _serve(websocket: WebSocket, lobby: Lobby, address: str) -> None:
         await websocket.send_json(
             {
                 "type": "queued",
-                "seats": choice.seats,
+                "seats": asked.seats,
                 "rules": choice.rules,
                 "draft": choice.draft,
                 "ai_after": settings.queue_ai_wait_seconds,
@@ -204,7 +206,7 @@ async def _wait(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> None:
                         "position": status.position,
                         "found": status.found,
                         "waiting": status.waiting,
-                        "seats": ticket.choice.seats,
+                        "seats": ticket.choice.seats or "any",
                     }
                 )
     finally:
