@@ -32,7 +32,8 @@ class LivePlayer(BaseModel):
     player: str | None = None
     """The person's public player id (never the guest id), when they have one."""
     rating: float | None = None
-    """Filled in when the list is read: the person's rating, or the AI level's fixed one."""
+    """Filled in when the list is read: the person's rating (0 for a new player; None while the
+    database cannot be read), or the AI level's fixed one."""
 
 
 class LiveGame(BaseModel):

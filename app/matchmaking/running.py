@@ -56,6 +56,7 @@ class Lobby:
     matchmaker: Matchmaker
     store: MatchStore
     runtime: Runtime
+    index: GameIndex
     sockets: Counter[str] = field(default_factory=Counter)
     """Open queue sockets by client address, in this process."""
 
@@ -100,7 +101,7 @@ async def running_lobby(
         asyncio.create_task(report_online()),
     ]
     try:
-        yield Lobby(matchmaker=matchmaker, store=store, runtime=runtime)
+        yield Lobby(matchmaker=matchmaker, store=store, runtime=runtime, index=index)
     finally:
         for task in tasks:
             task.cancel()

@@ -160,6 +160,10 @@ class Matchmaker:
                 await self.tick()
             except STORE_ERRORS as error:
                 logger.warning("matching skipped a round: store unavailable (%s)", error)
+            except Exception:
+                # Whatever went wrong, the loop must go on: players taken for a room that was
+                # not made come back when their lease runs out.
+                logger.exception("matching failed a round")
             pause = self._settings.queue_tick_seconds - (time.monotonic() - started)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._arrived.wait(), max(0.01, pause))

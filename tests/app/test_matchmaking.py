@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 
 import pytest
@@ -176,3 +177,24 @@ async def test_draft_piles_need_a_table_size() -> None:
             },
         )
         assert refused["code"] == "draft_needs_two_or_three"
+
+
+async def test_the_lobby_counts_players_and_lists_a_public_game_in_play() -> None:
+    async with live_server(base_settings()) as live, live.http() as http:
+        ann = await queue_up(live, "Ann")
+        bob = await queue_up(live, "Bob")
+        placed, _ = await asyncio.gather(ann.matched(), bob.matched())
+        seated = await connect_client(live, placed["code"], placed["token"])
+        await seated.wait_for("state")
+        life = live.app.state.lobby
+        # What the process's own loops do every few seconds, done now.
+        await life.store.report_online("this", live.runtime.hub.connection_count, now=time.time())
+        await life.index.flush()
+        lobby = (await http.get("/api/lobby")).json()
+        assert lobby["online"] >= 1 and lobby["playing"] == 1 and lobby["live_total"] == 1
+        (game,) = lobby["live"]
+        assert game["code"] == placed["code"] and game["round"] == 1
+        assert [p["name"] for p in game["players"]] == ["Ann", "Bob"]
+        assert all("player_id" not in p for p in game["players"])
+        assert 0 < game["cards_left"] < 110
+        await seated.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.db.models import Player
 from app.db.session import SessionDep
@@ -15,6 +17,7 @@ from app.matchmaking.running import Lobby
 from app.ratings import ai_rating
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
+logger = logging.getLogger(__name__)
 
 LIVE_PAGE = 20
 """The most live games one page holds."""
@@ -44,15 +47,20 @@ async def read_lobby(
     listings, live_total, playing = await lobby.live_games(offset=offset, limit=limit)
     games = [LiveGame.model_validate_json(text) for text in listings]
     ids = {p.player for game in games for p in game.players if p.player is not None}
-    ratings: dict[str, float] = {}
+    ratings: dict[str, float] | None = {}
     if ids:
-        rows = await session.execute(select(Player.id, Player.rating).where(Player.id.in_(ids)))
-        ratings = {player: rating for player, rating in rows.tuples()}
+        try:
+            rows = await session.execute(select(Player.id, Player.rating).where(Player.id.in_(ids)))
+            ratings = {player: rating for player, rating in rows.tuples()}
+        except SQLAlchemyError:
+            # The database is out of reach: the list is still shown, people's ratings unknown.
+            logger.warning("live games listed without ratings: the database failed")
+            ratings = None
     for game in games:
         for player in game.players:
             if player.kind == "ai":
                 player.rating = ai_rating(player.level or "medium").display
-            else:
+            elif ratings is not None:
                 player.rating = ratings.get(player.player or "", 0.0)
     return LobbyPublic(
         online=await lobby.online(), playing=playing, live=games, live_total=live_total
