@@ -55,6 +55,55 @@ class Ping(BaseModel):
 
 
 QueueMessage = Annotated[FillWithAi | Cancel | Ping, Field(discriminator="type")]
+
+
+class Queued(BaseModel):
+    """The player waits: for this table, and AI after ``ai_after`` seconds."""
+
+    type: Literal["queued"] = "queued"
+    seats: int | Literal["any"]
+    rules: RuleSet
+    draft: bool
+    ai_after: float
+
+
+class WaitingNow(BaseModel):
+    """How the search goes, sent whenever it changes."""
+
+    type: Literal["waiting"] = "waiting"
+    position: int
+    found: int
+    waiting: int
+    seats: int | Literal["any"]
+
+
+class Matched(BaseModel):
+    """The seat found: the room's code, the seat and its token."""
+
+    type: Literal["matched"] = "matched"
+    code: str
+    seat: int
+    token: str
+
+
+class Cancelled(BaseModel):
+    type: Literal["cancelled"] = "cancelled"
+
+
+class Pong(BaseModel):
+    type: Literal["pong"] = "pong"
+
+
+class QueueRefusal(BaseModel):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+async def _send(websocket: WebSocket, message: BaseModel) -> None:
+    await websocket.send_text(message.model_dump_json())
+
+
 _MESSAGES: TypeAdapter[FillWithAi | Cancel | Ping] = TypeAdapter(QueueMessage)
 
 
@@ -64,10 +113,6 @@ class _Refused(Exception):
         self.code = code
         self.message = message
         self.close = close
-
-
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
 
 
 @router.websocket("/ws/queue")
@@ -107,7 +152,7 @@ async def _refuse(websocket: WebSocket, refused: _Refused) -> None:
     with contextlib.suppress(RuntimeError, OSError):
         if websocket.client_state is WebSocketState.CONNECTING:
             await websocket.accept()
-        await websocket.send_json(_error(refused.code, refused.message))
+        await _send(websocket, QueueRefusal(code=refused.code, message=refused.message))
         await websocket.close(refused.close)
 
 
@@ -155,14 +200,14 @@ async def _serve(websocket: WebSocket, lobby: Lobby, address: str) -> None:
     except (QueueError, RoomError) as refusal:
         raise _Refused(refusal.code, refusal.message) from None
     try:
-        await websocket.send_json(
-            {
-                "type": "queued",
-                "seats": asked.seats,
-                "rules": choice.rules,
-                "draft": choice.draft,
-                "ai_after": settings.queue_ai_wait_seconds,
-            }
+        await _send(
+            websocket,
+            Queued(
+                seats=asked.seats,
+                rules=choice.rules,
+                draft=choice.draft,
+                ai_after=settings.queue_ai_wait_seconds,
+            ),
         )
         await _wait(websocket, lobby, ticket)
     finally:
@@ -181,33 +226,29 @@ async def _wait(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> None:
             changed.cancel()
             if ticket.placed.done() and not ticket.placed.cancelled():
                 placement = ticket.placed.result()
-                await websocket.send_json(
-                    {
-                        "type": "matched",
-                        "code": placement.code,
-                        "seat": placement.seat,
-                        "token": ticket.token,
-                    }
+                await _send(
+                    websocket,
+                    Matched(code=placement.code, seat=placement.seat, token=ticket.token),
                 )
                 await websocket.close(1000)
                 return
             if receiver.done():
                 if receiver.result():
                     await lobby.matchmaker.leave(ticket)
-                    await websocket.send_json({"type": "cancelled"})
+                    await _send(websocket, Cancelled())
                     await websocket.close(1000)
                 return
             ticket.changed.clear()
             status = ticket.status
             if status is not None:
-                await websocket.send_json(
-                    {
-                        "type": "waiting",
-                        "position": status.position,
-                        "found": status.found,
-                        "waiting": status.waiting,
-                        "seats": ticket.choice.seats or "any",
-                    }
+                await _send(
+                    websocket,
+                    WaitingNow(
+                        position=status.position,
+                        found=status.found,
+                        waiting=status.waiting,
+                        seats=ticket.choice.seats or "any",
+                    ),
                 )
     finally:
         receiver.cancel()
@@ -225,13 +266,17 @@ async def _receive(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> bool:
         if received["type"] == "websocket.disconnect":
             return False
         if not bucket.take():
-            await websocket.send_json(_error("rate_limited", "Too many messages; slow down."))
+            slow_down = QueueRefusal(code="rate_limited", message="Too many messages; slow down.")
+            await _send(websocket, slow_down)
             continue
         try:
             message = _MESSAGES.validate_json(received.get("text") or "")
         except ValidationError:
-            await websocket.send_json(
-                _error("bad_message", 'Send {"type": "fill_ai"}, "cancel" or "ping".')
+            await _send(
+                websocket,
+                QueueRefusal(
+                    code="bad_message", message='Send {"type": "fill_ai"}, "cancel" or "ping".'
+                ),
             )
             continue
         if isinstance(message, Cancel):
@@ -239,4 +284,4 @@ async def _receive(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> bool:
         if isinstance(message, FillWithAi):
             await lobby.matchmaker.fill_with_ai(ticket)
         else:
-            await websocket.send_json({"type": "pong"})
+            await _send(websocket, Pong())
