@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 import uuid
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from app.ratings import counts_for_ratings
 from tests.app.conftest import base_settings
-from tests.app.live import WAIT, connect_client, live_server
+from tests.app.live import WAIT, connect_client, live_server, play_out
 from tests.app.queueing import queue_up
 
 
@@ -198,3 +200,29 @@ async def test_the_lobby_counts_players_and_lists_a_public_game_in_play() -> Non
         assert all("player_id" not in p for p in game["players"])
         assert 0 < game["cards_left"] < 110
         await seated.close()
+
+
+async def test_a_play_now_game_is_recorded_with_both_players_ids_to_be_rated() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
+        ann = await queue_up(live, "Ann", rules="simple")
+        bob = await queue_up(live, "Bob", rules="simple")
+        at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
+        clients = [
+            await connect_client(live, placed["code"], placed["token"])
+            for placed in (at_ann, at_bob)
+        ]
+        ends = await asyncio.gather(
+            *(
+                play_out(client, placed["seat"], random.Random(placed["seat"]))
+                for client, placed in zip(clients, (at_ann, at_bob), strict=True)
+            )
+        )
+        room = await live.runtime.service.load(at_ann["code"])
+        assert room is not None and room.game is not None and ends[0]["view"]["over"]
+        game = await live.recorder.game(room.game.id)
+        ids = {at_ann["seat"]: ann.player_id, at_bob["seat"]: bob.player_id}
+        assert [p.player_id for p in game.players] == [ids[0], ids[1]]
+        assert game.visibility == "public"
+        assert counts_for_ratings([p.ai_level for p in game.players])
+        for client in clients:
+            await client.close()
