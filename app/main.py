@@ -16,7 +16,6 @@ from app.api.routes import games, leaderboard, lobby, players, queue, reviews
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
 from app.matchmaking.running import running_lobby
-from app.matchmaking.service import RatingOf
 from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
@@ -30,10 +29,8 @@ def create_app(
     *,
     store: RoomStore | None = None,
     recorder: GameRecorder | None = None,
-    ratings: RatingOf | None = None,
 ) -> FastAPI:
-    """The app; the room store and the game recorder default to what the settings say, and
-    Play now reads players' ratings from the database unless ``ratings`` is given."""
+    """The app; the room store and the game recorder default to what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
@@ -45,7 +42,7 @@ def create_app(
                 store=store or store_for(settings),
                 recorder=recorder or default_recorder(),
             ) as runtime,
-            running_lobby(runtime, rating_of=ratings) as lobby_life,
+            running_lobby(runtime) as lobby_life,
         ):
             app.state.runtime = runtime
             app.state.lobby = lobby_life

@@ -16,7 +16,7 @@ from app.db import repository
 from app.db.session import default_session_factory
 from app.matchmaking.live import LIVE_SECONDS, GameIndex
 from app.matchmaking.redis_store import RedisMatchStore
-from app.matchmaking.service import Matchmaker, RatingOf
+from app.matchmaking.service import Matchmaker
 from app.matchmaking.store import MatchStore, MemoryMatchStore
 from app.runtime import Runtime
 from app.settings import Settings
@@ -70,17 +70,17 @@ class Lobby:
 
 
 @contextlib.asynccontextmanager
-async def running_lobby(
-    runtime: Runtime, *, store: MatchStore | None = None, rating_of: RatingOf | None = None
-) -> AsyncIterator[Lobby]:
+async def running_lobby(runtime: Runtime) -> AsyncIterator[Lobby]:
+    """Play now's matcher, the index of games in play and the count of players online, for as
+    long as the process runs; their store is the room store's Redis, or memory."""
     settings = runtime.settings
-    store = store or match_store_for(settings)
+    store = match_store_for(settings)
     await store.start()
     matchmaker = Matchmaker(
         store=store,
         rooms=runtime.service,
         settings=settings,
-        rating_of=rating_of or rating_in_database,
+        rating_of=rating_in_database,
     )
     index = GameIndex(store)
     runtime.service.on_commit(index.committed)
