@@ -99,6 +99,7 @@ export function playNowPanel({ navigate }) {
 
   function showForm(message) {
     stop();
+    waitingView = null;
     render(
       panel,
       h("h2", { id: "play-title" }, "Play now"),
@@ -117,33 +118,43 @@ export function playNowPanel({ navigate }) {
     if (message) error.textContent = message;
   }
 
+  // The waiting view is drawn once; then only its words change. The search's news (players
+  // found, place in the queue) is a polite live region; the clock ticking beside it is not,
+  // so a screen reader is not interrupted every second.
+  let waitingView = null;
+
   function showWaiting(state) {
-    const waited = (Date.now() - state.since) / 1000;
     const found = state.found ?? 1;
-    const aiIn = Math.max(0, Math.ceil(state.aiAfter - waited));
-    document.title = `Waiting ${clock(waited)} · ${SITE}`;
-    render(
-      panel,
-      h("h2", { id: "play-title" }, "Finding your table…"),
-      h(
-        "div",
-        { class: "queue-status", role: "status" },
-        h("p", { class: "queue-found" }, h("strong", {}, state.seats === "any" ? String(found) : `${found} of ${state.seats}`), found === 1 && state.seats === "any" ? " player found" : " players found"),
+    const foundText = state.seats === "any" ? `${found} ${found === 1 ? "player" : "players"} found` : `${found} of ${state.seats} players found`;
+    if (!waitingView) {
+      waitingView = {
+        found: h("p", { class: "queue-found" }),
+        position: h("dd", {}),
+        waited: h("dd", { class: "queue-waited" }),
+        ai: h("p", { class: "hint" }),
+      };
+      render(
+        panel,
+        h("h2", { id: "play-title" }, "Finding your table…"),
+        h("div", { class: "queue-status", role: "status" }, waitingView.found, h("dl", { class: "facts" }, h("div", {}, h("dt", {}, "Place in the queue"), waitingView.position))),
+        h("dl", { class: "facts queue-clock" }, h("div", {}, h("dt", {}, "Waited"), waitingView.waited)),
+        waitingView.ai,
         h(
-          "dl",
-          { class: "facts" },
-          h("div", {}, h("dt", {}, "Place in the queue"), h("dd", {}, state.position ? String(state.position) : "…")),
-          h("div", {}, h("dt", {}, "Waited"), h("dd", { class: "queue-waited" }, clock(waited))),
+          "div",
+          { class: "queue-actions" },
+          h("button", { type: "button", class: "primary", onClick: () => send({ type: "fill_ai" }) }, "Fill with AI now"),
+          h("button", { type: "button", onClick: cancel }, "Cancel"),
         ),
-      ),
-      h("p", { class: "hint" }, aiIn > 0 ? `AI players fill the empty seats in ${aiIn} s.` : "AI players are taking the empty seats…"),
-      h(
-        "div",
-        { class: "queue-actions" },
-        h("button", { type: "button", class: "primary", onClick: () => send({ type: "fill_ai" }), "data-focus": "fill" }, "Fill with AI now"),
-        h("button", { type: "button", onClick: cancel, "data-focus": "cancel" }, "Cancel"),
-      ),
-    );
+      );
+    }
+    const waited = (Date.now() - state.since) / 1000;
+    const aiIn = Math.max(0, Math.ceil(state.aiAfter - waited));
+    const position = state.position ? String(state.position) : "…";
+    if (waitingView.found.textContent !== foundText) waitingView.found.textContent = foundText;
+    if (waitingView.position.textContent !== position) waitingView.position.textContent = position;
+    waitingView.waited.textContent = clock(waited);
+    waitingView.ai.textContent = aiIn > 0 ? `AI players fill the empty seats in ${aiIn} s.` : "AI players are taking the empty seats…";
+    document.title = `Waiting ${clock(waited)} · ${SITE}`;
   }
 
   function send(message) {
@@ -194,7 +205,7 @@ export function playNowPanel({ navigate }) {
     socket.onclose = () => showForm("The connection to the queue was lost; press Play now again.");
     ticking = setInterval(() => showWaiting(state), 1000);
     showWaiting(state);
-    panel.querySelector('[data-focus="cancel"]')?.focus();
+    panel.querySelector(".queue-actions button:last-child")?.focus();
   }
 
   showForm();

@@ -31,6 +31,7 @@ def test_play_now_meets_a_player_and_the_lobby_shows_the_game(
     _play_now(ann, server, "Ann", seats=2)
     expect(ann.get_by_role("heading", name="Finding your table…")).to_be_visible()
     expect(ann.get_by_role("status")).to_contain_text("1 of 2 players found")
+    expect(ann.locator(".queue-waited")).to_have_text(re.compile(r"^0:0[1-9]$"))
     expect(ann.get_by_role("status")).to_contain_text("Place in the queue1")
     expect(ann).to_have_title(re.compile(r"^Waiting \d+:\d\d · Cash Stash$"))
     # A player waiting in the queue is online (the count refreshes every few seconds).
