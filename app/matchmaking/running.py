@@ -16,7 +16,7 @@ from app.db import repository
 from app.db.session import default_session_factory
 from app.matchmaking.live import LIVE_SECONDS, GameIndex
 from app.matchmaking.redis_store import RedisMatchStore
-from app.matchmaking.service import Matchmaker
+from app.matchmaking.service import Matchmaker, QueueMetrics
 from app.matchmaking.store import MatchStore, MemoryMatchStore
 from app.runtime import Runtime
 from app.settings import Settings
@@ -81,6 +81,7 @@ async def running_lobby(runtime: Runtime) -> AsyncIterator[Lobby]:
         rooms=runtime.service,
         settings=settings,
         rating_of=rating_in_database,
+        metrics=QueueMetrics(runtime.metrics.registry),
     )
     index = GameIndex(store)
     runtime.service.on_commit(index.committed)

@@ -18,6 +18,8 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from prometheus_client import CollectorRegistry, Counter, Gauge
+
 from app.matchmaking.matching import Group, Window, groups
 from app.matchmaking.model import Choice, Placement, TicketId, Waiting
 from app.matchmaking.store import MatchStore
@@ -74,6 +76,27 @@ class Ticket:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+class QueueMetrics:
+    """Play now's counts in this process, on the process's ``/metrics`` registry."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        self.waiting = Gauge(
+            "cash_stash_queue_waiting",
+            "Players waiting for Play now through this process.",
+            registry=registry,
+        )
+        self.tables = Counter(
+            "cash_stash_queue_tables",
+            "Play now tables this process made (rooms dealt).",
+            registry=registry,
+        )
+        self.ai_seats = Counter(
+            "cash_stash_queue_ai_seats",
+            "AI seats in the Play now tables this process made.",
+            registry=registry,
+        )
+
+
 class Matchmaker:
     def __init__(
         self,
@@ -82,6 +105,7 @@ class Matchmaker:
         rooms: RoomService,
         settings: Settings,
         rating_of: RatingOf,
+        metrics: QueueMetrics | None = None,
     ) -> None:
         self.store = store
         self._rooms = rooms
@@ -93,8 +117,8 @@ class Matchmaker:
             per_second=settings.queue_window_per_second,
             widest=settings.queue_window_widest,
         )
-        self.rooms_made = 0
-        self.ai_seats = 0
+        self.metrics = metrics or QueueMetrics(CollectorRegistry())
+        self.metrics.waiting.set_function(lambda: len(self._tickets))
         self._arrived = asyncio.Event()
         """Set when a player joins or asks for AI here: their queue is matched at once, not
         at the next tick."""
@@ -239,8 +263,8 @@ class Matchmaker:
                 for seat, player in enumerate(group.players)
             },
         )
-        self.rooms_made += 1
-        self.ai_seats += len(group.bots)
+        self.metrics.tables.inc()
+        self.metrics.ai_seats.inc(len(group.bots))
         logger.info(
             "play now room made",
             extra={"room": room.code, "people": len(group.players), "ai": len(group.bots)},
