@@ -81,17 +81,17 @@ class QueueMetrics:
 
     def __init__(self, registry: CollectorRegistry) -> None:
         self.waiting = Gauge(
-            "cash_stash_queue_waiting",
+            "cash_stash_play_now_waiting",
             "Players waiting for Play now through this process.",
             registry=registry,
         )
         self.tables = Counter(
-            "cash_stash_queue_tables",
+            "cash_stash_play_now_tables",
             "Play now tables this process made (rooms dealt).",
             registry=registry,
         )
         self.ai_seats = Counter(
-            "cash_stash_queue_ai_seats",
+            "cash_stash_play_now_ai_seats",
             "AI seats in the Play now tables this process made.",
             registry=registry,
         )

@@ -44,8 +44,8 @@ async def test_fill_with_ai_now_starts_a_lone_players_game_with_ai_at_once() -> 
         kinds = [seat["kind"] for seat in room["seats"]]
         assert kinds == ["person", "ai", "ai", "ai"]
         registry = live.runtime.metrics.registry
-        assert registry.get_sample_value("cash_stash_queue_ai_seats_total") == 3
-        assert registry.get_sample_value("cash_stash_queue_waiting") == 0
+        assert registry.get_sample_value("cash_stash_play_now_ai_seats_total") == 3
+        assert registry.get_sample_value("cash_stash_play_now_waiting") == 0
         assert {seat["level"] for seat in room["seats"][1:]} == {"easy"}
 
 
@@ -129,11 +129,11 @@ async def test_players_whose_room_cannot_be_made_stay_in_the_queue() -> None:
         bob = await queue_up(live, "Bob")
         await ann.client.wait_for("waiting", lambda m: m["waiting"] == 2)
         registry = live.runtime.metrics.registry
-        assert registry.get_sample_value("cash_stash_queue_tables_total") == 0
+        assert registry.get_sample_value("cash_stash_play_now_tables_total") == 0
         settings.max_waiting_rooms = 5000
         at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
         assert at_ann["code"] == at_bob["code"]
-        assert registry.get_sample_value("cash_stash_queue_tables_total") == 1
+        assert registry.get_sample_value("cash_stash_play_now_tables_total") == 1
 
 
 async def test_a_bad_message_while_waiting_is_answered_and_the_player_keeps_waiting() -> None:
