@@ -19,8 +19,12 @@ from app.store.base import STORE_ERRORS
 logger = logging.getLogger(__name__)
 
 NOTE_EVERY_SECONDS = 2.0
-"""A room in play is written to the index at most this often (and at once when it starts or
-ends): its stage line may lag a couple of moves; the store is spared a write per move."""
+"""A public room in play is written to the index at most this often (and at once when it
+starts or ends): its stage line may lag a couple of moves; the store is spared a write per
+move."""
+KEEP_SECONDS = 60.0
+"""A room that is not listed (a private one) is only counted: it is written when it starts
+and ends, and this often in between so that it is not taken for abandoned."""
 LIVE_SECONDS = 300.0
 """A game nothing happened in for this long is no longer listed as in play."""
 
@@ -70,16 +74,21 @@ def live_game(room: Room) -> LiveGame:
     )
 
 
+def _listed(room: Room) -> bool:
+    """Shown in the lobby's list of games to watch: public, and open to spectators."""
+    return room.options.visibility == "public" and room.options.spectators
+
+
 def game_entry(room: Room) -> GameEntry:
     playing = room.status == "playing" and room.game is not None
-    public = room.options.visibility == "public" and room.options.spectators
-    listing = live_game(room).model_dump_json() if playing and public else None
+    listing = live_game(room).model_dump_json() if playing and _listed(room) else None
     return GameEntry(code=room.code, version=room.version, listing=listing, playing=playing)
 
 
 class GameIndex:
     """Hears every commit this process makes and keeps the store's index of games in play up
-    to date, a room at most every ``NOTE_EVERY_SECONDS`` while its status stays the same."""
+    to date: a public room at most every ``NOTE_EVERY_SECONDS`` while its status stays the
+    same, any other every ``KEEP_SECONDS``."""
 
     def __init__(self, store: MatchStore) -> None:
         self._store = store
@@ -113,7 +122,8 @@ class GameIndex:
         for code, room in list(self._pending.items()):
             noted = self._noted.get(code)
             changed = noted is None or noted[1] != room.status
-            due = noted is None or now - noted[0] >= NOTE_EVERY_SECONDS
+            every = NOTE_EVERY_SECONDS if _listed(room) else KEEP_SECONDS
+            due = noted is None or now - noted[0] >= every
             if not (everything or changed or due):
                 continue
             del self._pending[code]
