@@ -99,7 +99,9 @@ class GameIndex:
 
     def committed(self, room: Room) -> None:
         noted = self._noted.get(room.code)
-        if noted is None and room.status != "playing":
+        # A finished game is written even when this process never wrote it as playing: its
+        # last move may be committed by another process than the ones that noted it.
+        if noted is None and room.status == "waiting":
             return
         self._pending[room.code] = room
         if noted is None or noted[1] != room.status:

@@ -7,9 +7,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.matchmaking.live import GameIndex
 from app.matchmaking.model import Placement, Waiting
 from app.matchmaking.redis_store import RedisMatchStore
 from app.matchmaking.store import GameEntry, MatchStore, MemoryMatchStore
+from app.rooms import lobby, play
+from app.rooms.model import Room, RoomOptions, Seat
 from tests.app.redis_target import RedisTarget
 
 QUEUE = "queue-2-advanced-plain"
@@ -123,3 +126,28 @@ async def test_players_online_add_up_over_processes_that_still_report(store: Mat
     await store.report_online("two", 4, now=104.0)
     assert await store.online(since=99.0) == 7
     assert await store.online(since=101.0) == 4
+
+
+def _started_room() -> Room:
+    options = RoomOptions(room_name="Play now", visibility="public", seats=2)
+    room = lobby.new_room(code="ABCDEFGH", options=options, host=Seat(name="Ann"), now=0.0)
+    room, _ = lobby.take_seat(room, lobby.bot_seat(room, "easy"))
+    room.version = 2
+    return play.start(room, seed=1, game_id="g", now=0.0)
+
+
+async def test_a_game_finished_on_another_process_leaves_the_index() -> None:
+    store = MemoryMatchStore()
+    first, second = GameIndex(store), GameIndex(store)
+    room = _started_room()
+    first.committed(room)
+    await first.flush()
+    page, listed, playing = await store.live_games(offset=0, limit=10, since=0.0)
+    assert (listed, playing) == (1, 1)
+    assert '"cards_left"' in page[0] and "Easy Bot" in page[0]
+    finished = room.clone()
+    finished.status = "finished"
+    finished.version = room.version + 1
+    second.committed(finished)
+    await second.flush()
+    assert await store.live_games(offset=0, limit=10, since=0.0) == ([], 0, 0)
