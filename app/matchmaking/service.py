@@ -70,7 +70,6 @@ class Ticket:
     choice: Choice
     player_id: str
     token: str
-    joined_at: float
     placed: asyncio.Future[Placement] = field(default_factory=asyncio.Future)
     status: Status | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -148,7 +147,6 @@ class Matchmaker:
             choice=choice,
             player_id=player_id,
             token=new_seat_token(),
-            joined_at=now,
         )
         waiting = Waiting(
             ticket=ticket.id,
