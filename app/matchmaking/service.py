@@ -244,12 +244,17 @@ class Matchmaker:
                 ticket.changed.set()
 
     async def _seat(self, queue: str, choice: Choice, group: Group) -> None:
-        """Take the group and make its room; if the room cannot be made, put them back."""
+        """Take the group, seat them in a new room, say where, then deal.
+
+        The order makes a process that dies part way lose nobody and rate no game nobody
+        played: before the placements are written, its players come back to the queue when the
+        lease runs out (the room, never dealt, expires); after, they reach a waiting room whose
+        host, the first of them, can start it."""
         tickets = [player.ticket for player in group.players]
         if not await self.store.take(queue, tickets, lease_until=time.time() + LEASE_SECONDS):
             return
         try:
-            room = await self._make_room(choice, group)
+            room = await self._seated_room(choice, group)
         except (RoomError, *STORE_ERRORS) as error:  # type: ignore[misc]
             logger.warning("a Play now room could not be made (%s)", error)
             await self.store.release(queue, tickets, now=time.time())
@@ -261,6 +266,7 @@ class Matchmaker:
                 for seat, player in enumerate(group.players)
             },
         )
+        await self._rooms.update(room.code, _deal)
         self.metrics.tables.inc()
         self.metrics.ai_seats.inc(len(group.bots))
         logger.info(
@@ -268,7 +274,9 @@ class Matchmaker:
             extra={"room": room.code, "people": len(group.players), "ai": len(group.bots)},
         )
 
-    async def _make_room(self, choice: Choice, group: Group) -> Room:
+    async def _seated_room(self, choice: Choice, group: Group) -> Room:
+        """A new public room with the group in its seats (the first as host) and AI in the
+        rest, not dealt yet."""
         first = group.players[0]
         options = RoomOptions(
             room_name=ROOM_NAME,
@@ -282,7 +290,7 @@ class Matchmaker:
         )
         now = time.time()
 
-        def seat_and_deal(room: Room) -> Room:
+        def seat(room: Room) -> Room:
             room = room.clone()
             for index, player in enumerate(group.players):
                 room.seats[index] = Seat(
@@ -293,6 +301,13 @@ class Matchmaker:
                 )
             for level in group.bots:
                 room, _ = lobby.take_seat(room, lobby.bot_seat(room, level))
-            return play.start(room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=now)
+            return room
 
-        return await self._rooms.update(created.code, seat_and_deal)
+        return await self._rooms.update(created.code, seat)
+
+
+def _deal(room: Room) -> Room | None:
+    """The game dealt, unless it already is (the host started it first)."""
+    if room.status != "waiting":
+        return None
+    return play.start(room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time())
