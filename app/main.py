@@ -12,9 +12,10 @@ from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
-from app.api.routes import games, leaderboard, players, reviews
+from app.api.routes import games, leaderboard, lobby, players, queue, reviews
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
+from app.matchmaking.running import running_lobby
 from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
@@ -35,12 +36,16 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with running(
-            settings,
-            store=store or store_for(settings),
-            recorder=recorder or default_recorder(),
-        ) as runtime:
+        async with (
+            running(
+                settings,
+                store=store or store_for(settings),
+                recorder=recorder or default_recorder(),
+            ) as runtime,
+            running_lobby(runtime) as lobby_life,
+        ):
             app.state.runtime = runtime
+            app.state.lobby = lobby_life
             yield
 
     app = FastAPI(
@@ -60,7 +65,9 @@ def create_app(
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(rooms.router)
+    app.include_router(queue.router)  # before /ws/{code}, which would take /ws/queue
     app.include_router(ws_routes.router)
+    app.include_router(lobby.router)
     app.include_router(games.router)
     app.include_router(reviews.router)
     app.include_router(players.router)

@@ -145,6 +145,22 @@ class Settings(BaseSettings):
     hints_per_minute: Annotated[int, Field(ge=1)] = 6
     """Hint requests one seat may make per minute, answered or refused."""
 
+    queue_ai_wait_seconds: Annotated[float, Field(ge=0)] = 20.0
+    """Play now: how long a player waits for people before the empty seats get AI."""
+    queue_window: Annotated[float, Field(ge=0)] = 5.0
+    """Play now: how far apart (in rating points, the OpenSkill ordinal) players may be
+    matched at first."""
+    queue_window_per_second: Annotated[float, Field(ge=0)] = 1.0
+    """Play now: how much wider the window grows for every second a player waits."""
+    queue_window_widest: Annotated[float, Field(ge=0)] = 50.0
+    """Play now: the widest the window grows."""
+    queue_tick_seconds: Annotated[float, Field(gt=0, le=5)] = 0.25
+    """Play now: how often each process matches the queues it has players in."""
+    queue_joins_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Play now: queue joins one client address may make per minute, over every process."""
+    queue_sockets_per_address: Annotated[int, Field(ge=1)] = 4
+    """Play now: queue WebSockets one client address may hold open in each process."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

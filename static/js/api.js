@@ -57,4 +57,5 @@ export const api = {
   review: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/review`),
   playerGames: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/games?limit=10`),
   leaderboard: () => call("GET", "/api/leaderboard?limit=50"),
+  lobby: () => call("GET", "/api/lobby?limit=10"),
 };

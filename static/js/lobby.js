@@ -1,9 +1,12 @@
-// The home page (create a room, join by code, public rooms, your games) and the join screen
+// The home page (Play now, create a room, join by code, games to watch, public rooms, your
+// games) and the join screen
 // that an invite link (/r/<code>) opens.
 
 import { api } from "./api.js";
 import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
+import { lobbyLife } from "./livegames.js";
+import { playNowPanel } from "./playnow.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
@@ -188,6 +191,7 @@ export function lobbyPage(main, { navigate }) {
     })
     .catch(() => {});
 
+  const life = lobbyLife();
   main.replaceChildren(
     h(
       "div",
@@ -200,6 +204,7 @@ export function lobbyPage(main, { navigate }) {
           { class: "hero-text" },
           h("h1", { id: "lobby-title" }, "Cash Stash"),
           h("p", { class: "tagline" }, "Collect sets of assets, steal your rivals' exposed sets, protect your own."),
+          life.counts,
           h("p", {}, h("a", { href: "/help", class: "button hero-link" }, "How to play")),
         ),
         heroCards(),
@@ -208,22 +213,27 @@ export function lobbyPage(main, { navigate }) {
         "div",
         { class: "lobby-grid" },
         h(
-          "form",
-          { class: "panel create", "aria-labelledby": "create-title", onSubmit: create },
-          h("h2", { id: "create-title" }, "Create a room"),
-          field("Your name", name),
+          "div",
+          { class: "lobby-main" },
+          playNowPanel({ navigate }),
           h(
-            "fieldset",
-            {},
-            h("legend", {}, "The game"),
-            rulesField,
-            field("Seats (2–6, people and AI)", seats),
-            h("div", { class: "field check" }, draft, h("label", { for: "draft" }, "Draft piles"), h("p", { class: "hint", id: "draft-hint" }, "Offered with 2 or 3 seats.")),
-            field("Win condition", rounds),
+            "form",
+            { class: "panel create", "aria-labelledby": "create-title", onSubmit: create },
+            h("h2", { id: "create-title" }, "Create a room"),
+            field("Your name", name),
+            h(
+              "fieldset",
+              {},
+              h("legend", {}, "The game"),
+              rulesField,
+              field("Seats (2–6, people and AI)", seats),
+              h("div", { class: "field check" }, draft, h("label", { for: "draft" }, "Draft piles"), h("p", { class: "hint", id: "draft-hint" }, "Offered with 2 or 3 seats.")),
+              field("Win condition", rounds),
+            ),
+            h("fieldset", {}, h("legend", {}, "The room"), field("Room name", roomName), field("Who can join", visibility), field("Clock", clock)),
+            createError,
+            h("button", { type: "submit", class: "primary" }, "Create room"),
           ),
-          h("fieldset", {}, h("legend", {}, "The room"), field("Room name", roomName), field("Who can join", visibility), field("Clock", clock)),
-          createError,
-          h("button", { type: "submit", class: "primary" }, "Create room"),
         ),
         h(
           "div",
@@ -234,6 +244,7 @@ export function lobbyPage(main, { navigate }) {
             h("h2", { id: "join-title" }, "Join by code"),
             h("div", { class: "field" }, h("label", { for: "join-code" }, "Room code"), h("div", { class: "inline" }, code, h("button", { type: "submit" }, "Find room"))),
           ),
+          life.panel,
           h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),
           history,
           h(

@@ -1,0 +1,153 @@
+"""The queue's store (``MatchStore``), in memory and in Redis: a group is taken by exactly one
+caller, a lease that runs out puts its players back, a player waits in one queue at a time."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.matchmaking.live import GameIndex
+from app.matchmaking.model import Placement, Waiting
+from app.matchmaking.redis_store import RedisMatchStore
+from app.matchmaking.store import GameEntry, MatchStore, MemoryMatchStore
+from app.rooms import lobby, play
+from app.rooms.model import Room, RoomOptions, Seat
+from tests.app.redis_target import RedisTarget
+
+QUEUE = "queue-2-advanced-plain"
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis), "cluster"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[MatchStore]:
+    if request.param == "memory":
+        yield MemoryMatchStore()
+        return
+    if request.param == "redis":
+        from tests.app.conftest import REDIS_URL
+
+        target = RedisTarget(REDIS_URL, request.getfixturevalue("redis_prefix"))
+    else:
+        cluster = request.getfixturevalue("redis_cluster")
+        target = RedisTarget(cluster.url, request.getfixturevalue("cluster_prefix"), cluster)
+    redis_store = RedisMatchStore(
+        target.url, prefix=target.prefix, cluster=target.cluster is not None
+    )
+    yield redis_store
+    await redis_store.close()
+
+
+def _waiting(ticket: str, player_id: str | None = None, *, at: float = 100.0) -> Waiting:
+    return Waiting(
+        ticket=ticket,
+        name=ticket,
+        player_id=player_id or f"player-{ticket}",
+        token_hash="0" * 64,
+        rating=0.0,
+        joined_at=at,
+    )
+
+
+async def test_a_group_is_taken_by_exactly_one_caller(store: MatchStore) -> None:
+    for ticket in "abc":
+        assert await store.join(QUEUE, _waiting(ticket), now=100.0, hold_seconds=10)
+    assert await store.take(QUEUE, ["a", "b"], lease_until=200.0)
+    assert not await store.take(QUEUE, ["b", "c"], lease_until=200.0)
+    left = await store.snapshot(QUEUE, now=101.0, stale_before=95.0)
+    assert [w.ticket for w in left] == ["c"]
+
+
+async def test_a_lease_that_runs_out_puts_its_players_back(store: MatchStore) -> None:
+    for ticket in "ab":
+        await store.join(QUEUE, _waiting(ticket), now=100.0, hold_seconds=10)
+    assert await store.take(QUEUE, ["a", "b"], lease_until=105.0)
+    assert await store.snapshot(QUEUE, now=104.0, stale_before=95.0) == []
+    back = await store.snapshot(QUEUE, now=106.0, stale_before=95.0)
+    assert sorted(w.ticket for w in back) == ["a", "b"]
+
+
+async def test_a_placement_is_read_once_by_the_players_process(store: MatchStore) -> None:
+    await store.join(QUEUE, _waiting("a"), now=100.0, hold_seconds=10)
+    await store.take(QUEUE, ["a"], lease_until=200.0)
+    await store.place(QUEUE, {"a": Placement(code="ABCDEFGH", seat=0)})
+    beat = await store.heartbeat(QUEUE, [("a", "player-a")], now=101.0, hold_seconds=10)
+    assert beat == {"a": Placement(code="ABCDEFGH", seat=0)}
+    assert await store.heartbeat(QUEUE, [("a", "player-a")], now=102.0, hold_seconds=10) == {}
+    # Placed, never back in the queue when the lease time passes.
+    assert await store.snapshot(QUEUE, now=300.0, stale_before=250.0) == []
+
+
+async def test_a_player_kept_alive_by_no_process_is_dropped(store: MatchStore) -> None:
+    await store.join(QUEUE, _waiting("a"), now=100.0, hold_seconds=10)
+    await store.join(QUEUE, _waiting("b"), now=100.0, hold_seconds=10)
+    await store.heartbeat(QUEUE, [("b", "player-b")], now=108.0, hold_seconds=10)
+    left = await store.snapshot(QUEUE, now=109.0, stale_before=105.0)
+    assert [w.ticket for w in left] == ["b"]
+
+
+async def test_a_player_waits_in_one_queue_at_a_time(store: MatchStore) -> None:
+    assert await store.join(QUEUE, _waiting("a", "ann"), now=100.0, hold_seconds=10)
+    other = "queue-3-simple-plain"
+    assert not await store.join(other, _waiting("b", "ann"), now=101.0, hold_seconds=10)
+    assert await store.leave(QUEUE, "a", "ann")
+    assert await store.join(other, _waiting("b", "ann"), now=102.0, hold_seconds=10)
+    # A hold nobody renews runs out: a process that died does not lock the player out.
+    assert await store.join(QUEUE, _waiting("c", "ann"), now=113.0, hold_seconds=10)
+
+
+async def test_fill_with_ai_marks_the_waiting_player(store: MatchStore) -> None:
+    await store.join(QUEUE, _waiting("a"), now=100.0, hold_seconds=10)
+    assert await store.ask_ai(QUEUE, "a")
+    (waiting,) = await store.snapshot(QUEUE, now=101.0, stale_before=95.0)
+    assert waiting.ai_now
+    assert not await store.ask_ai(QUEUE, "nobody")
+
+
+async def test_games_in_play_are_counted_and_public_ones_paged(store: MatchStore) -> None:
+    for index in range(5):
+        listing = None if index == 0 else f'{{"code": "G{index}"}}'
+        entry = GameEntry(code=f"G{index}", version=3, listing=listing, playing=True)
+        await store.note_game(entry, now=100.0 + index)
+    page, listed, playing = await store.live_games(offset=0, limit=2, since=50.0)
+    assert (listed, playing) == (4, 5)
+    assert page == ['{"code": "G4"}', '{"code": "G3"}']
+    # An older version never undoes a newer one; a finished game leaves the index.
+    await store.note_game(GameEntry("G4", 2, None, playing=True), now=110.0)
+    await store.note_game(GameEntry("G3", 4, None, playing=False), now=111.0)
+    page, listed, playing = await store.live_games(offset=0, limit=10, since=50.0)
+    assert (listed, playing) == (3, 4)
+    assert page[0] == '{"code": "G4"}'
+    # Games nothing happened in since ``since`` are dropped.
+    assert (await store.live_games(offset=0, limit=10, since=103.5))[1:] == (1, 1)
+
+
+async def test_players_online_add_up_over_processes_that_still_report(store: MatchStore) -> None:
+    await store.report_online("one", 3, now=100.0)
+    await store.report_online("two", 4, now=104.0)
+    assert await store.online(since=99.0) == 7
+    assert await store.online(since=101.0) == 4
+
+
+def _started_room() -> Room:
+    options = RoomOptions(room_name="Play now", visibility="public", seats=2)
+    room = lobby.new_room(code="ABCDEFGH", options=options, host=Seat(name="Ann"), now=0.0)
+    room, _ = lobby.take_seat(room, lobby.bot_seat(room, "easy"))
+    room.version = 2
+    return play.start(room, seed=1, game_id="g", now=0.0)
+
+
+async def test_a_game_finished_on_another_process_leaves_the_index() -> None:
+    store = MemoryMatchStore()
+    first, second = GameIndex(store), GameIndex(store)
+    room = _started_room()
+    first.committed(room)
+    await first.flush()
+    page, listed, playing = await store.live_games(offset=0, limit=10, since=0.0)
+    assert (listed, playing) == (1, 1)
+    assert '"cards_left"' in page[0] and "Easy Bot" in page[0]
+    finished = room.clone()
+    finished.status = "finished"
+    finished.version = room.version + 1
+    second.committed(finished)
+    await second.flush()
+    assert await store.live_games(offset=0, limit=10, since=0.0) == ([], 0, 0)
