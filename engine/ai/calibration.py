@@ -16,9 +16,35 @@ from dataclasses import dataclass
 Knot = tuple[float, float]
 """(raw chance, calibrated chance)."""
 
-FITTED_KNOTS: tuple[Knot, ...] = ((0.0, 0.0), (1.0, 1.0))
-"""The fit used by reviews and hints (see docs/ai.md, "Calibration", for the run that made
-it): raw chances between two knots are read on the line that joins them."""
+FITTED_KNOTS: tuple[Knot, ...] = (
+    (0.0, 0.0186),
+    (0.002, 0.0186),
+    (0.0389, 0.0979),
+    (0.1086, 0.1088),
+    (0.1703, 0.25),
+    (0.2134, 0.2554),
+    (0.2588, 0.3204),
+    (0.2904, 0.3485),
+    (0.3525, 0.3679),
+    (0.4106, 0.3774),
+    (0.4604, 0.423),
+    (0.5398, 0.5269),
+    (0.6464, 0.5487),
+    (0.7503, 0.6246),
+    (0.8083, 0.7376),
+    (0.85, 0.7848),
+    (0.8796, 0.7963),
+    (0.9103, 0.8085),
+    (0.9294, 0.8673),
+    (0.9499, 0.8876),
+    (0.9685, 0.9035),
+    (0.9981, 0.9595),
+    (1.0, 0.9595),
+)
+"""The fit used by reviews and hints: ``bench/review.py --rounds 16 calibration`` on 51
+two-player Medium self-play games (seeds 100000 to 100050, 6,654 judged decisions), apart from
+the games that test it (docs/ai.md, "Calibration"). Raw chances between two knots are read on
+the line that joins them."""
 
 
 BINS = 50
