@@ -176,6 +176,13 @@ def test_the_review_teaches_and_fits(
         )
         page.goto(browser_game["url"])
     _check_review(page)
+    if size == "laptop":
+        # The player's own game list shows their accuracy in the reviewed game.
+        own = page.get_by_test_id("accuracy").first.locator(".accuracy-value").inner_text()
+        page.goto(server.url)
+        expect(page.get_by_test_id("game-accuracy").first).to_have_text(f"accuracy {own}")
+        page.go_back()
+        expect(page.get_by_test_id("accuracy").first).to_be_visible(timeout=REVIEW_WAIT_MS)
     page.locator("#review").evaluate("panel => panel.scrollIntoView({ block: 'start' })")
     screenshot(page, "review" if size == "laptop" else "review-phone", as_seen=True)
     _check_replay_steps(page)
