@@ -227,6 +227,28 @@ def _banked_less(
     return f"left {money(gained)} out of your stash that the better move banks"
 
 
+def _threw_away_an_action(
+    view: Mapping[str, Any], played: Action, best: Action, mine: _Outcome, better: _Outcome
+) -> str | None:
+    if played["type"] != "discard" or best["type"] not in ("swap", "move"):
+        return None
+    thrown = int(played["card"])
+    if thrown != int(best["card"]):
+        return None
+    return f"threw away {_a(_card_name(thrown))} that the better move plays"
+
+
+def _discarded_instead(
+    view: Mapping[str, Any], played: Action, best: Action, mine: _Outcome, better: _Outcome
+) -> str | None:
+    if played["type"] != "discard" or best["type"] != "discard":
+        return None
+    thrown, instead = _card_name(int(played["card"])), _card_name(int(best["card"]))
+    if thrown == instead:
+        return None
+    return f"discarded {_a(thrown)} where {_a(instead)} would do"
+
+
 _Rule = Callable[[Mapping[str, Any], Action, Action, _Outcome, _Outcome], str | None]
 
 _RULES: tuple[_Rule, ...] = (
@@ -235,6 +257,8 @@ _RULES: tuple[_Rule, ...] = (
     _spent_a_wild,
     _left_exposed,
     _missed_a_challenge,
+    _threw_away_an_action,
     _banked_less,
+    _discarded_instead,
 )
 """The reasons in the order they are tried: the first that applies is given."""

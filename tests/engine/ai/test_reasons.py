@@ -149,6 +149,36 @@ def test_leaving_a_set_in_the_hand_says_what_it_would_bank() -> None:
     assert why(state, discard, form) == "left $40,000 out of your stash that the better move banks"
 
 
+def test_discarding_the_action_card_the_better_move_plays_says_so() -> None:
+    state = deal(
+        [
+            ["move", "coins", "guitar", "stocks", "jewelry"],
+            ["gold_bar", "silver_bar", "racehorse", "fine_art", "yacht"],
+        ],
+        rules="simple_actions",
+        stacks=[[["mansion", "mansion"], ["piggy_bank", "piggy_bank"]], []],
+        deck=["yacht", "yacht", "piggy_bank", "coins"],
+    )
+    move = card(state, 0, "move")
+    thrown = {"type": "discard", "seat": 0, "card": move}
+    played = {"type": "move", "seat": 0, "card": move, "target": 0}
+    played["direction"] = "top_to_bottom"
+    assert why(state, thrown, played) == "threw away a Move that the better move plays"
+
+
+def test_one_discard_for_another_names_both() -> None:
+    state = deal(
+        [["coins", "guitar", "stocks", "jewelry"], ["racehorse", "fine_art", "yacht"]],
+        deck=["yacht", "yacht", "piggy_bank", "coins"],
+    )
+    coins = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    stocks = {"type": "discard", "seat": 0, "card": card(state, 0, "stocks")}
+    assert (
+        why(state, coins, stocks)
+        == "discarded a Coin Collection where a Stock Certificates would do"
+    )
+
+
 def test_the_names_in_the_view_name_the_rival() -> None:
     state = deal(
         [["yacht", "coins", "guitar"], ["yacht", "piggy_bank", "stocks"]],
