@@ -1,7 +1,7 @@
 """Is the game review right, and how long does it take? (issue 24; figures go in docs/ai.md)
 
-    python bench/review.py calibration [--games 200] [--fit-games 200] [--players 2]
-        [--rounds 32] [--jobs 2] [--points FILE] [--resume]
+    python bench/review.py [--rounds 32] calibration [--games 200] [--fit-games 200]
+        [--fit-seed 100000] [--players 2] [--jobs 2] [--points FILE] [--resume]
     python bench/review.py speed [--games 3] [--players 4] [--rounds 32]
 
 ``calibration`` plays self-play games between Medium players, reviews every game with the raw
