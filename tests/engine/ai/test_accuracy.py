@@ -24,6 +24,12 @@ def test_accuracy_stays_within_0_and_100_and_falls_with_the_drop() -> None:
     assert scores[-1] == 0.0
 
 
+def test_a_decision_scores_as_lichess_formula_gives() -> None:
+    """The figures docs/ai.md quotes: drops of 10, 20 and 50 points."""
+    scores = [round(decision_accuracy(drop, "mistake"), 1) for drop in (0.1, 0.2, 0.5)]
+    assert scores == [63.6, 40.0, 8.5]
+
+
 def test_one_blunder_among_best_moves_costs_more_than_its_share() -> None:
     scores = [decision_accuracy(0.0, "best")] * 9 + [decision_accuracy(0.6, "blunder")]
     value = accuracy(scores)
