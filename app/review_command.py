@@ -85,8 +85,8 @@ def write_review(
     names: Sequence[str],
     review: Mapping[str, Any],
 ) -> None:
-    """Each decision: step, seat, the move in words, the verdict, the better move and the
-    win chances; the key moments first."""
+    """Each seat's accuracy; then each decision: step, seat, the move in words, the verdict,
+    the win chances, why it was worse and the better move; the key moments first."""
     by_step = {item["step"]: item for item in review["decisions"]}
     lines: dict[int, str] = {}
     state = engine.new_game(dict(config))
@@ -101,11 +101,20 @@ def write_review(
                 f"  [{item['verdict']}]  win {_percent(item['win_before'])}"
                 f" → {_percent(item['win_played'])}"
             )
+            if item.get("reason"):
+                line += f"\n      why: {item['reason']}"
             if item["best"] != item["played"]:
                 line += f"\n      better: {_in_words(state, item['best'])}"
         lines[step] = line
         state = engine.apply_action(state, action)
     out.write(f"Review at {review.get('rounds', '?')} search rounds per decision\n")
+    accuracies = [
+        f"{names[seat['seat']]} {seat['accuracy']:.1f}"
+        for seat in review["seats"]
+        if seat.get("accuracy") is not None
+    ]
+    if accuracies:
+        out.write(f"Accuracy (out of 100): {', '.join(accuracies)}\n")
     if review["key_moments"]:
         out.write("\nKey moments\n")
         for step in review["key_moments"]:

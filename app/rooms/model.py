@@ -203,6 +203,8 @@ class Game(BaseModel):
     """When an AI-played seat in ``to_act`` moves (after the human-like pause)."""
     hints: list[int] = []
     """Hints each seat has asked for in this game, by seat (none yet: empty)."""
+    practice: bool = False
+    """A practice table from a reviewed decision (``app.practice``): unrated, not recorded."""
 
 
 class Room(BaseModel):

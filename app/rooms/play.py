@@ -139,6 +139,8 @@ def _finish(room: Room, state: Any, now: float) -> None:
     game.to_act = []
     game.winners = list(result["winners"])
     game.totals = list(result["totals"])
+    if game.practice:
+        return
     players = [
         PlayerRecord(
             seat=index,

@@ -320,6 +320,14 @@ class RoomService:
                 counted += 1
         return counted < limit
 
+    async def open_room(self, build: Callable[[str], Room]) -> Room:
+        """A new room ``build`` makes under a fresh code, such as a table already in play
+        (``app.practice``)."""
+        while True:
+            room = build(new_room_code())
+            if await self._commit(room, previous=None):
+                return room
+
     async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
         token = new_seat_token()
         seat = _person(name, token, player_id)

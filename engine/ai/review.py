@@ -20,8 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from engine.ai.accuracy import accuracy, decision_accuracy
+from engine.ai.calibration import calibrated
 from engine.ai.heuristic import Action
 from engine.ai.players import seat_to_act
+from engine.ai.reasons import reason
 from engine.ai.search import HardPlayer, Key, Node, action_key
 
 FORCED = "forced"
@@ -32,6 +35,8 @@ VERDICTS: tuple[tuple[str, float], ...] = (
     ("mistake", 0.20),
     ("blunder", 1.0),
 )
+EXPLAINED = ("inaccuracy", "mistake", "blunder")
+"""The verdicts that come with a reason in words (``engine.ai.reasons``)."""
 """Each verdict and the largest drop in win chance it covers (0.02 is two points in a
 hundred). The first bounds sit above the search's own noise at the default budget, so a move
 as good as the best is not called an inaccuracy by chance."""
@@ -73,6 +78,8 @@ class Judgement:
     """``forced``, or one of ``VERDICTS`` by the drop ``win_before - win_played``."""
     alternatives: tuple[Alternative, ...] = field(default=())
     """Every compared move, best first."""
+    reason: str | None = None
+    """For the verdicts in ``EXPLAINED``: why the move played was worse than the best."""
 
     @property
     def drop(self) -> float:
@@ -87,6 +94,7 @@ class Judgement:
             "win_played": round(self.win_played, 4),
             "drop": round(self.drop, 4),
             "verdict": self.verdict,
+            "reason": self.reason,
             "alternatives": [
                 {"action": item.action, "win_chance": round(item.win_chance, 4)}
                 for item in self.alternatives
@@ -98,12 +106,16 @@ class Reviewer:
     """Judges decisions with Hard's search, ``rounds`` rounds each (see the module's notes).
 
     With a given ``rng`` a judgement is a pure function of the view, the move played and the
-    generator's state: the true hidden cards never enter it.
+    generator's state: the true hidden cards never enter it. Its chances are calibrated
+    (``engine.ai.calibration``) unless ``calibrated=False`` asks for the search's raw ones.
     """
 
-    def __init__(self, rounds: int = DEFAULT_ROUNDS, *, width: int = 4) -> None:
+    def __init__(
+        self, rounds: int = DEFAULT_ROUNDS, *, width: int = 4, calibrated: bool = True
+    ) -> None:
         self.rounds = rounds
         self.search = HardPlayer(iterations=rounds, width=width)
+        self.calibrated = calibrated
 
     def judge(self, view: Mapping[str, Any], played: Action, rng: random.Random) -> Judgement:
         """How good ``played`` was for the view's seat, which must be one of those to act."""
@@ -122,19 +134,17 @@ class Reviewer:
         compared = {key: mine[index] for key, index in self.search.candidates(first, mine).items()}
         compared.setdefault(played_key, distinct[played_key])
         chances = self._chances(view, seat, list(compared), sampler, rng)
+        if self.calibrated:
+            chances = {key: calibrated(chance) for key, chance in chances.items()}
         order = sorted(compared, key=lambda key: -chances[key])
         best = order[0]
         alternatives = tuple(Alternative(compared[key], chances[key]) for key in order)
         win_before, win_played = chances[best], chances[played_key]
-        return Judgement(
-            seat,
-            played,
-            played if best == played_key or win_before <= win_played else compared[best],
-            win_before,
-            win_played,
-            verdict(max(0.0, win_before - win_played)),
-            alternatives,
-        )
+        judged = verdict(max(0.0, win_before - win_played))
+        # A move within the search's noise of the best is the best: no better move is named.
+        better = compared[best] if judged != "best" and best != played_key else played
+        why = reason(view, played, better) if judged in EXPLAINED else None
+        return Judgement(seat, played, better, win_before, win_played, judged, alternatives, why)
 
     def _chances(
         self,
@@ -174,6 +184,7 @@ def review_game(
     rounds: int = DEFAULT_ROUNDS,
     seed: int = 0,
     progress: Progress | None = None,
+    calibrated: bool = True,
 ) -> dict[str, Any]:
     """The review of a recorded game: ``config`` as ``engine.new_game`` takes it (with its
     seed) and the actions in the order they were applied.
@@ -182,7 +193,7 @@ def review_game(
     with a generator seeded by ``seed`` and the step: the review is repeatable, and nothing
     later in the game or in another hand reaches a judgement.
     """
-    reviewer = Reviewer(rounds)
+    reviewer = Reviewer(rounds, calibrated=calibrated)
     state = engine.new_game(config)
     judged: list[dict[str, Any]] = []
     for step, action in enumerate(actions):
@@ -197,20 +208,23 @@ def review_game(
 
 
 KEY_MOMENTS = 3
-"""How many of the largest swings a review lists first."""
+"""How many of the largest swings a review lists first, in all and for each seat."""
 
 
 def summarize(config: Mapping[str, Any], judged: list[dict[str, Any]]) -> dict[str, Any]:
-    """A review's summary: every judgement, each seat's win chance over the game (at its own
-    decisions) with its verdict counts, and the key moments (largest drops) first."""
+    """A review's summary: every judgement, and for each seat its win chance over the game (at
+    its own decisions), its verdict counts, its accuracy (``engine.ai.accuracy``) and its key
+    moments (its largest drops); the game's key moments first."""
     players = int(config["players"])
     series: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     counts: list[dict[str, int]] = [{} for _ in range(players)]
+    scores: list[list[float]] = [[] for _ in range(players)]
     for item in judged:
         seat = item["seat"]
         counts[seat][item["verdict"]] = counts[seat].get(item["verdict"], 0) + 1
         if item["verdict"] != FORCED:
             series[seat].append({"step": item["step"], "win_chance": item["win_before"]})
+            scores[seat].append(decision_accuracy(item["drop"], item["verdict"]))
     ranked = sorted(
         (item for item in judged if item["verdict"] != FORCED and item["drop"] > 0),
         key=lambda item: (-item["drop"], item["step"]),
@@ -219,7 +233,15 @@ def summarize(config: Mapping[str, Any], judged: list[dict[str, Any]]) -> dict[s
         "thresholds": {name: bound for name, bound in VERDICTS},
         "decisions": judged,
         "seats": [
-            {"seat": seat, "series": series[seat], "verdicts": counts[seat]}
+            {
+                "seat": seat,
+                "series": series[seat],
+                "verdicts": counts[seat],
+                "accuracy": accuracy(scores[seat]),
+                "key_moments": [item["step"] for item in ranked if item["seat"] == seat][
+                    :KEY_MOMENTS
+                ],
+            }
             for seat in range(players)
         ],
         "key_moments": [item["step"] for item in ranked[:KEY_MOMENTS]],

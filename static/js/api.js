@@ -55,6 +55,8 @@ export const api = {
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   requestReview: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/review`),
   review: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/review`),
+  practice: (id, step, name, playerId) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/practice`, { body: { step, name, player_id: playerId } }),
   playerGames: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/games?limit=10`),
   leaderboard: () => call("GET", "/api/leaderboard?limit=50"),
   lobby: () => call("GET", "/api/lobby?limit=10"),

@@ -117,6 +117,7 @@ function finishedGame(game) {
     h("a", { href: `/games/${game.id}` }, new Date(game.ended_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })),
     h("span", { class: `badge${game.winner ? " turn" : ""}` }, game.winner ? "won" : "played"),
     h("span", { class: "game-card-meta" }, `${money(game.total)} · ${game.players.map((p) => p.name).join(", ")}`),
+    game.accuracy === null || game.accuracy === undefined ? null : h("span", { class: "game-card-meta", dataset: { testid: "game-accuracy" } }, `accuracy ${game.accuracy.toFixed(1)}`),
   );
 }
 

@@ -77,7 +77,10 @@ export async function replayPage(main, gameId) {
     const view = { ...current.view, seat: null, hand: [], log: [] };
     // An action is told with the cards as they were just before it: the previous step.
     const before = step > 0 ? { ...game.replay[step - 1].view, seat: null, hand: [] } : null;
-    const actionText = current.action ? `${names[current.action.seat]}: ${describe(current.action, before)}` : "The deal.";
+    // The log tells the move as it happened ("Bea plays a Swap: …"); the move's words are the
+    // actor's own ("trade your top set …"), so they are only the fallback.
+    const told = current.log.find((entry) => entry.text)?.text;
+    const actionText = current.action ? (told ?? `${names[current.action.seat]}: ${describe(current.action, before)}`) : "The deal.";
     counter.textContent = `Step ${step} of ${last}`;
     const decision = review.decisionFor(step);
     render(

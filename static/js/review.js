@@ -1,11 +1,14 @@
 // The game review on the replay page (docs/protocol.md, "Game reviews"): ask for it, show its
-// progress, then the key moments, every decision's verdict with the better move in words, and
-// each seat's win chance over the game. Clicking a decision jumps the replay to it.
+// progress, then each player's accuracy, the key moments (the viewer's own first, with why a
+// move was worse and "Try again" at a practice table), every decision's verdict with the better
+// move in words, and each seat's win chance over the game. Clicking a decision jumps the replay
+// to it.
 
 import { api } from "./api.js";
 import { stashChart } from "./chart.js";
 import { h, onLeave, render } from "./dom.js";
 import { describe } from "./moves.js";
+import { playerId, playerName, rememberSeat } from "./session.js";
 
 const POLL_MS = 1000;
 const VERDICTS = {
@@ -62,43 +65,114 @@ function betterWords(game, decision) {
   return describe(decision.best, viewBefore(game, decision.step, decision.seat));
 }
 
-/** One decision as a line: step, who, the move, its verdict, the chances and the better move. */
-export function decisionNote(game, decision, names) {
+/** One decision as a line: step, who, the move, its verdict, the chances, why, the better move. */
+export function decisionNote(game, decision, names, { own = null } = {}) {
   const better = betterWords(game, decision);
+  // A reason speaks to the player who decided; told to someone else, it says whom it is for.
+  const whose = own !== null && decision.seat !== own ? ` (for ${names[decision.seat]})` : "";
   const chances = decision.verdict === "forced" ? "only one choice" : `win chance ${percent(decision.win_before)} → ${percent(decision.win_played)}`;
   return [
     h("span", { class: "decision-head" }, verdictBadge(decision.verdict), playedWords(game, decision, names)),
     h("span", { class: "decision-chances" }, chances),
+    decision.reason ? h("span", { class: "reason", dataset: { testid: "reason" } }, `Why${whose}: ${decision.reason[0].toUpperCase()}${decision.reason.slice(1)}.`) : null,
     better ? h("span", { class: "better", dataset: { testid: "better-move" } }, `Better: ${better} (${percent(decision.alternatives[0]?.win_chance ?? decision.win_before)})`) : null,
   ];
 }
 
-function decisionList(game, decisions, names, onJump, label) {
+/** Open a practice table at `decision` (a new room in play) and go to it. */
+async function tryAgain(gameId, decision, button) {
+  button.disabled = true;
+  const name = playerName() || "Player";
+  try {
+    const room = await api.practice(gameId, decision.step, name, playerId());
+    rememberSeat(room.code, { seat: room.seat, token: room.token, name });
+    location.assign(`/room/${room.code}`);
+  } catch (error) {
+    button.disabled = false;
+    button.after(h("p", { class: "notice error", role: "alert" }, error.message));
+  }
+}
+
+function decisionItem(game, decision, names, onJump, { mark, practice, own }) {
+  const retry = practice
+    ? h("button", { type: "button", class: "try-again", "aria-label": `Try again from step ${decision.step + 1}` }, "Try again")
+    : null;
+  retry?.addEventListener("click", () => tryAgain(practice, decision, retry));
+  return h(
+    "li",
+    { class: mark ? "theirs" : null, dataset: { seat: String(decision.seat) } },
+    h(
+      "button",
+      { type: "button", class: "decision", dataset: { step: String(decision.step + 1) }, onClick: () => onJump(decision.step + 1) },
+      h("span", { class: "decision-step" }, `Step ${decision.step + 1}`),
+      mark ? h("span", { class: "badge whose" }, mark) : null,
+      decisionNote(game, decision, names, { own }),
+    ),
+    retry,
+  );
+}
+
+function decisionList(game, decisions, names, onJump, label, { own = null, practice = null } = {}) {
   return h(
     "ol",
     { class: "decisions", "aria-label": label },
     decisions.map((decision) =>
+      decisionItem(game, decision, names, onJump, {
+        mark: own !== null && decision.seat !== own ? `${names[decision.seat]}'s move` : null,
+        practice,
+        own,
+      }),
+    ),
+  );
+}
+
+const COUNTED = { inaccuracy: ["inaccuracy", "inaccuracies"], mistake: ["mistake", "mistakes"], blunder: ["blunder", "blunders"] };
+
+/** Each player's accuracy and how many inaccuracies, mistakes and blunders they made. */
+function accuracies(review, names, own) {
+  const seats = [...review.seats].sort((a, b) => (b.seat === own) - (a.seat === own) || a.seat - b.seat);
+  return h(
+    "ul",
+    { class: "accuracies", "aria-label": "Accuracy" },
+    seats.map(({ seat, accuracy, verdicts }) =>
       h(
         "li",
-        {},
-        h(
-          "button",
-          { type: "button", class: "decision", dataset: { step: String(decision.step + 1) }, onClick: () => onJump(decision.step + 1) },
-          h("span", { class: "decision-step" }, `Step ${decision.step + 1}`),
-          decisionNote(game, decision, names),
-        ),
+        { class: `accuracy${seat === own ? " you" : ""}`, dataset: { testid: "accuracy", seat: String(seat) } },
+        h("span", { class: "who" }, names[seat], seat === own ? " (you)" : ""),
+        h("strong", { class: "accuracy-value" }, accuracy === null || accuracy === undefined ? "—" : accuracy.toFixed(1)),
+        h("span", { class: "accuracy-counts" }, Object.entries(COUNTED).map(([verdict, [one, many]]) => `${verdicts[verdict] ?? 0} ${(verdicts[verdict] ?? 0) === 1 ? one : many}`).join(" · ")),
       ),
     ),
   );
 }
 
-function finished(game, review, names, onJump) {
+/** The key moments: the viewer's own seat's first, then the others' (largest drops first). */
+function keyMoments(review, own) {
+  const perSeat = review.seats.every((seat) => Array.isArray(seat.key_moments));
+  if (!perSeat) return review.key_moments;
+  const mine = own === null ? [] : review.seats[own].key_moments;
+  const drop = new Map(review.decisions.map((decision) => [decision.step, decision.drop]));
+  const others = review.seats
+    .filter((seat) => seat.seat !== own)
+    .flatMap((seat) => seat.key_moments)
+    .sort((a, b) => drop.get(b) - drop.get(a) || a - b)
+    .slice(0, own === null ? 3 : 2);
+  return [...mine, ...others];
+}
+
+function finished(game, gameId, review, names, onJump, own) {
   const byStep = new Map(review.decisions.map((decision) => [decision.step, decision]));
-  const moments = review.key_moments.map((step) => byStep.get(step)).filter(Boolean);
+  const moments = keyMoments(review, own).map((step) => byStep.get(step)).filter(Boolean);
   const rows = chanceRows(review, names.length, game.replay.length - 1);
   return [
+    h("h3", { id: "accuracy-title" }, "Accuracy"),
+    accuracies(review, names, own),
+    h("p", { class: "hint" }, "Out of 100, from the win chance each move gave away; a move as good as the best scores 100."),
     h("h3", { id: "moments-title" }, "Key moments"),
-    moments.length ? decisionList(game, moments, names, onJump, "Key moments") : h("p", { class: "hint" }, "No move changed the chances much."),
+    moments.length
+      ? decisionList(game, moments, names, onJump, "Key moments", { own, practice: gameId })
+      : h("p", { class: "hint" }, "No move changed the chances much."),
+    moments.length ? h("p", { class: "hint" }, "Try again opens a practice table at that moment, unrated, against the same AI, with the cards that player could not see dealt afresh.") : null,
     h(
       "figure",
       { class: "chart-box" },
@@ -109,7 +183,7 @@ function finished(game, review, names, onJump) {
       "details",
       { class: "every-move" },
       h("summary", {}, `Every move (${review.decisions.length})`),
-      decisionList(game, review.decisions, names, onJump, "Every move"),
+      decisionList(game, review.decisions, names, onJump, "Every move", { own }),
     ),
   ];
 }
@@ -122,6 +196,7 @@ function finished(game, review, names, onJump) {
 export function reviewPanel(game, gameId, { start, onJump, onReady }) {
   const names = game.players.map((p) => p.name);
   const body = h("div", { class: "review-body", "aria-live": "polite" });
+  let own = null;
   const element = h("section", { class: "panel review", id: "review", "aria-labelledby": "review-title" }, h("h2", { id: "review-title" }, "Review"), body);
   let review = null;
   let timer = null;
@@ -136,7 +211,7 @@ export function reviewPanel(game, gameId, { start, onJump, onReady }) {
       body,
       h("p", {}, "The Hard AI judges every decision from the view its player had, never from hidden cards, and suggests what would have been better."),
       notice ? h("p", { class: "notice error", role: "alert" }, notice) : null,
-      h("button", { type: "button", class: "primary", dataset: { focus: "review" }, onClick: ask }, "Review this game"),
+      h("button", { type: "button", class: "primary", dataset: { focus: "review" }, onClick: () => known.then(ask) }, "Review this game"),
     );
   }
 
@@ -153,7 +228,7 @@ export function reviewPanel(game, gameId, { start, onJump, onReady }) {
     if (left) return;
     if (job.status === "done") {
       review = job.review;
-      render(body, finished(game, review, names, onJump));
+      render(body, finished(game, gameId, review, names, onJump, own));
       onReady();
     } else if (job.status === "failed") idle(job.error ?? "The review failed.");
     else {
@@ -179,8 +254,21 @@ export function reviewPanel(game, gameId, { start, onJump, onReady }) {
     }
   }
 
+  /** The viewer's seat in this game, if they played it: their public id from their history. */
+  async function findOwnSeat() {
+    try {
+      const history = await api.playerGames(playerId());
+      const id = history.player?.id;
+      const seat = id ? game.players.find((p) => p.player_id === id) : null;
+      own = seat ? seat.seat : null;
+    } catch {
+      own = null;
+    }
+  }
+
   idle(null);
-  if (start) ask();
+  const known = findOwnSeat();
+  if (start) known.then(ask);
   return {
     element,
     decisionFor(step) {

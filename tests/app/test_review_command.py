@@ -87,6 +87,9 @@ def test_it_computes_and_prints_every_decision_with_a_progress_bar(
     assert "Review at 1 search rounds per decision" in printed.out
     assert re.search(r"\[(best|good|inaccuracy|mistake|blunder)\]  win \d+% → \d+%", printed.out)
     assert "(forced)" in printed.out
+    assert re.search(r"^Accuracy \(out of 100\): Ann \d+\.\d, Easy AI \d+\.\d$", printed.out, re.M)
+    flagged = re.findall(r"\[(?:inaccuracy|mistake|blunder)\]", printed.out)
+    assert len(re.findall(r"^      why: \S", printed.out, re.M)) == len(flagged)
     assert f"{len(game.actions)}/{len(game.actions)}" in printed.err  # the progress bar
 
 

@@ -14,11 +14,13 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+import engine
 from app import reviews
 from app.db.models import GameReview
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory, get_session
 from app.main import create_app
+from app.rooms.credentials import hash_token
 from app.rooms.recording import FinishedGame
 from engine.ai.review import review_game
 from tests.app.conftest import base_settings
@@ -298,3 +300,101 @@ async def test_a_failed_review_says_so_and_is_queued_again_when_asked(
     monkeypatch.undo()
     assert (await api.ask(game.game_id)).status_code == 202
     assert (await api.finished(game.game_id))["status"] == "done"
+
+
+async def practice(api: Api, game_id: str, step: int) -> httpx.Response:
+    return await api.client.post(
+        f"/api/games/{game_id}/practice", json={"step": step, "name": "Cleo"}
+    )
+
+
+def runtime_of(api: Api) -> Any:
+    transport = api.client._transport
+    assert isinstance(transport, httpx.ASGITransport)
+    return transport.app.state.runtime  # type: ignore[attr-defined]
+
+
+async def test_try_again_opens_a_practice_table_at_the_decision_from_its_seat(api: Api) -> None:
+    """The table is the decider's view at that step (its hand and every public zone), the
+    cards it could not see dealt afresh, the other seats played by AI, unrated."""
+    game = await api.game()
+    step = next(i for i, action in enumerate(game.actions) if action["seat"] == 0 and i > 6)
+    truth = engine.new_game(game.config)
+    for action in game.actions[:step]:
+        truth = engine.apply_action(truth, action)
+
+    answer = await practice(api, game.game_id, step)
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    assert created["seat"] == 0 and created["token"]
+    room = await runtime_of(api).service.load(created["code"])
+    assert room.status == "playing" and room.game.practice
+    assert room.options.room_name == "Practice (unrated)"
+    assert room.seats[0].name == "Cleo" and room.seats[0].level is None
+    assert room.seats[1].level == "easy"
+    seen = {key: value for key, value in room.view_for(0).items() if key != "log"}
+    real = {key: value for key, value in engine.view_for(truth, 0).items() if key != "log"}
+    assert seen == real
+    assert "unrated" in room.view_for(0)["log"][0]["text"]
+    assert room.game.seed != game.config["seed"]
+    assert room.engine_state().config.seed != game.config["seed"]
+
+    again = (await practice(api, game.game_id, step)).json()
+    other = await runtime_of(api).service.load(again["code"])
+    unseen = engine.Sampler(engine.view_for(truth, 0)).unseen
+
+    def hidden(state: engine.State) -> list[list[int]]:
+        return [list(state.deck), *(list(hand) for hand in state.hands[1:])]
+
+    dealt = hidden(room.engine_state()), hidden(other.engine_state())
+    for cards in dealt:
+        assert sorted(card for zone in cards for card in zone) == unseen
+    assert dealt[0] != dealt[1], "each table deals the unseen cards afresh"
+
+
+async def test_a_practice_game_plays_on_and_is_never_recorded(api: Api) -> None:
+    game = await api.game()
+    last = len(game.actions) - 1
+    seat = game.actions[last]["seat"]
+    created = (await practice(api, game.game_id, last)).json()
+    service = runtime_of(api).service
+    room = await service.load(created["code"])
+    action = {key: value for key, value in game.actions[last].items() if key != "seat"}
+    acted = await service.act(
+        created["code"],
+        token_hash=hash_token(created["token"]),
+        ref=1,
+        version=room.version,
+        action=action,
+    )
+    assert acted is not None
+    finished = await service.load(created["code"])
+    assert finished.status == "finished" and finished.game.to_act == []
+    assert finished.unrecorded == []
+    assert seat == created["seat"]
+
+
+async def test_try_again_refuses_a_step_the_game_lacks(api: Api) -> None:
+    game = await api.game()
+    answer = await practice(api, game.game_id, len(game.actions))
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "no_such_decision"
+    missing = await api.client.post(
+        "/api/games/00000000-0000-0000-0000-000000000000/practice",
+        json={"step": 0, "name": "Cleo"},
+    )
+    assert missing.status_code == 404
+
+
+async def test_a_players_game_list_shows_their_accuracy_once_reviewed(api: Api) -> None:
+    game = await api.game()
+    guest = game.players[0].player_id
+    listed = (await api.client.get(f"/api/players/{guest}/games")).json()["games"]
+    assert [item["accuracy"] for item in listed] == [None]
+    await api.ask(game.game_id)
+    job = await api.finished(game.game_id)
+    seat = job["review"]["seats"][0]
+    assert 0 <= seat["accuracy"] <= 100
+    assert sum(seat["verdicts"].values()) == sum(a["seat"] == 0 for a in game.actions)
+    listed = (await api.client.get(f"/api/players/{guest}/games")).json()["games"]
+    assert [item["accuracy"] for item in listed] == [seat["accuracy"]]

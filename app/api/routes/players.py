@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy import select
 
 from app.api.routes.games import SeatPublic
 from app.db import repository
+from app.db.models import GameReview
 from app.db.repository import MAX_OFFSET
 from app.db.session import SessionDep
 
@@ -46,6 +48,8 @@ class PlayerGame(BaseModel):
     rating_before: float | None
     rating_after: float | None
     players: list[SeatPublic]
+    accuracy: float | None = None
+    """The player's accuracy in the game's review (0 to 100), once a review is done."""
 
 
 class PlayerHistory(BaseModel):
@@ -71,6 +75,13 @@ async def read_player_games(
     if player is None:
         return PlayerHistory(player=None, games=[], total=0, limit=limit, offset=offset)
     page = await repository.player_games(session, player_id=player.id, limit=limit, offset=offset)
+    reviewed = await session.execute(
+        select(GameReview.game_id, GameReview.review).where(
+            GameReview.game_id.in_([game.id for _, game in page.items]),
+            GameReview.status == "done",
+        )
+    )
+    reviews = {game_id: review for game_id, review in reviewed if review is not None}
     return PlayerHistory(
         player=PlayerPublic.model_validate(player),
         games=[
@@ -86,6 +97,7 @@ async def read_player_games(
                 rating_before=seat.rating_before,
                 rating_after=seat.rating_after,
                 players=[SeatPublic.model_validate(other) for other in game.seats],
+                accuracy=_accuracy(reviews.get(game.id), seat.seat),
             )
             for seat, game in page.items
         ],
@@ -93,3 +105,12 @@ async def read_player_games(
         limit=limit,
         offset=offset,
     )
+
+
+def _accuracy(review: dict[str, Any] | None, seat: int) -> float | None:
+    """The seat's accuracy in a finished review (reviews made before accuracies have none)."""
+    if review is None:
+        return None
+    seats = review.get("seats", [])
+    value = seats[seat].get("accuracy") if seat < len(seats) else None
+    return float(value) if isinstance(value, int | float) else None

@@ -1,4 +1,5 @@
-"""``/api/games/{id}/review``: ask for a finished game's review, and follow it to the end.
+"""``/api/games/{id}/review``: ask for a finished game's review, and follow it to the end;
+``/api/games/{id}/practice``: try a decision again at a practice table.
 
 A review shows every card the game's replay shows, no more (each judgement was made from the
 deciding seat's own view), so it is open to whoever may read the game: anyone with its id.
@@ -6,18 +7,24 @@ deciding seat's own view), so it is open to whoever may read the game: anyone wi
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import asyncio
+import time
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Request, Response, status
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from app.api.deps import RuntimeDep, client_address
+from app.api.deps import CountedCreation, RuntimeDep, ServiceDep, client_address
 from app.api.errors import Refusal
 from app.api.routes.games import GameId
+from app.api.schemas import STRICT, DisplayName, GuestId, RoomCreated
 from app.db import repository
 from app.db.models import Game, GameReview
 from app.db.session import SessionDep
+from app.practice import practice_room, practice_state
+from app.rooms.credentials import hash_token, new_seat_token
 from app.rooms.errors import RoomError
+from app.rooms.model import AiLevel
 
 router = APIRouter(prefix="/api/games", tags=["reviews"])
 
@@ -113,3 +120,52 @@ async def read_review(game_id: GameId, session: SessionDep) -> ReviewPublic:
             status=404,
         )
     return ReviewPublic.of(row)
+
+
+class PracticeRequest(BaseModel):
+    """Who sits at the practice table, and at which decision of the game."""
+
+    model_config = STRICT
+    step: Annotated[int, Field(ge=0)]
+    """The decision's step in the game (its index in the review's ``decisions``)."""
+    name: DisplayName
+    player_id: GuestId | None = None
+
+
+@router.post(
+    "/{game_id}/practice",
+    status_code=status.HTTP_201_CREATED,
+    dependencies=[CountedCreation],
+    responses={
+        400: {"model": Refusal, "description": "The game has no decision at that step."},
+        404: {"model": Refusal, "description": "No finished game has this id."},
+        429: {"model": Refusal, "description": "Too many rooms created from here."},
+    },
+)
+async def practice(
+    game_id: GameId, body: PracticeRequest, session: SessionDep, service: ServiceDep
+) -> RoomCreated:
+    """A practice table at decision ``step``: a new private room already in play, where the
+    caller holds the seat that decided, seeing what it saw (its hand and every public zone),
+    with every card that seat could not see dealt afresh; every other seat is an AI (an AI
+    seat at its level, a person's seat at Medium). Unrated and not recorded. Answers the
+    seat and its token, as creating a room does."""
+    game = await _game(session, game_id)
+    state, seat = await asyncio.to_thread(practice_state, game.config, game.actions, body.step)
+    levels: list[AiLevel | None] = [None] * len(game.seats)
+    for record in game.seats:
+        levels[record.seat] = cast(AiLevel | None, record.ai_level)
+    token = new_seat_token()
+    room = await service.open_room(
+        lambda code: practice_room(
+            code=code,
+            state=state,
+            seat=seat,
+            levels=levels,
+            name=body.name,
+            token_hash=hash_token(token),
+            player_id=None if body.player_id is None else str(body.player_id),
+            now=time.time(),
+        )
+    )
+    return RoomCreated(code=room.code, seat=seat, token=token)

@@ -11,6 +11,7 @@ from gameplay import act, card, deal
 import engine
 import engine.ai
 from engine.ai.review import FORCED, VERDICTS, Reviewer, review_game, verdict
+from engine.ai.search import action_key
 from tests.engine.ai.test_fairness import CONFIGS, config_id
 from tests.engine.conftest import random_positions, redeal_hidden
 
@@ -152,3 +153,42 @@ def test_a_game_review_judges_every_decision_and_is_repeatable() -> None:
     drops = [review["decisions"][step]["drop"] for step in review["key_moments"]]
     assert drops == sorted(drops, reverse=True)
     assert review_game(config, actions, rounds=4) == review
+
+
+def test_a_move_rated_best_names_no_better_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another move a point better is within the search's noise: the played move is rated best
+    and carries no "better" move (issue 28)."""
+    state = deal(
+        [["yacht", "yacht", "coins", "guitar"], ["piggy_bank", "mansion", "fine_art"]],
+        deck=["jewelry", "jewelry", "coins", "guitar"],
+    )
+    played = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+
+    def chances(self: Reviewer, view: Any, seat: int, keys: list[Any], *rest: Any) -> Any:
+        played_key = action_key(played)
+        return {key: 0.50 if key == played_key else 0.51 for key in keys}
+
+    monkeypatch.setattr(Reviewer, "_chances", chances)
+    judgement = Reviewer(4, calibrated=False).judge(
+        engine.view_for(state, 0), played, random.Random(1)
+    )
+    assert judgement.verdict == "best"
+    assert judgement.best == judgement.played
+    assert judgement.reason is None
+    assert judgement.drop == pytest.approx(0.01)
+
+
+def test_a_bad_move_comes_with_its_reason() -> None:
+    """The Gold Bar thrown away (above) is explained in words; the best move is not."""
+    state = deal(
+        [
+            ["gold_bar", "piggy_bank", "coins", "guitar", "stocks"],
+            ["yacht", "mansion", "fine_art", "racehorse", "sports_car"],
+        ],
+        rules="simple",
+        deck=["jewelry", "jewelry", "coins", "guitar", "piggy_bank", "stocks"],
+    )
+    judgement = judge(state, {"type": "discard", "seat": 0, "card": card(state, 0, "gold_bar")})
+    assert judgement.reason is not None
+    assert judgement.reason.startswith("threw away a Gold Bar")
+    assert judge(state, judgement.best).reason is None
