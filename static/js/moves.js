@@ -2,7 +2,7 @@
 // allowed: the client lists `legal`, filters it by the cards the player selected, and shows
 // `blocked` reasons when the player asks for something that is not in `legal`.
 
-import { kindName } from "./cards.js";
+import { KINDS, kindName } from "./cards.js";
 
 export const ACTION_TYPES = [
   ["form_set", "Form a set"],
@@ -68,8 +68,12 @@ function possessive(view, seat) {
   return seat === view.seat ? "your" : `${playerName(view, seat)}'s`;
 }
 
+/** Cards in words, the kind's own cards before wilds, so a pair reads the same either way. */
 function cardsText(ids, kinds) {
-  return ids.map((id) => kindName(kinds.get(id))).join(" + ");
+  const wild = (id) => (KINDS[kinds.get(id)]?.group === "asset" ? 0 : 1);
+  const name = (id) => kindName(kinds.get(id));
+  const ordered = [...ids].sort((a, b) => wild(a) - wild(b) || name(a).localeCompare(name(b)));
+  return ordered.map(name).join(" + ");
 }
 
 const DIRECTIONS = {
