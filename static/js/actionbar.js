@@ -4,6 +4,7 @@
 
 import { kindName } from "./cards.js";
 import { h } from "./dom.js";
+import { needWords } from "./duel.js";
 import { cardsOf, kindsById } from "./moves.js";
 import { litPlaces, naturalOrder } from "./places.js";
 import { moveMenu, optionButton } from "./movemenu.js";
@@ -32,7 +33,7 @@ export function turnStatus(view, legal = []) {
   const names = view.players.map((p) => p.name ?? `Seat ${p.seat + 1}`);
   if (view.over) return "The game is over.";
   if (view.seat !== null && view.to_act.includes(view.seat)) {
-    if (view.challenge) return "Your answer: answer the challenge or concede.";
+    if (view.challenge) return `Your answer: ${needWords(view.challenge)}, or concede.`;
     if (view.pending) return "Your choice: a Move card turned up.";
     const types = new Set(legal.map((action) => action.type));
     const verbs = VERBS.filter(([kinds]) => kinds.some((type) => types.has(type))).map(([, verb]) => verb);
@@ -68,11 +69,8 @@ function buttonMoves(message, ui) {
   return message.legal.filter((action) => (action.type === "swap" || action.type === "move") && [...ui.selected].every((id) => cardsOf(action).includes(id)));
 }
 
-/**
- * The bar; `notice` and `hint` are elements for its note line, `extras` the clock and the
- * page's switches, `rulesNote` the rule set in words.
- */
-export function actionBar(message, ui, handlers, { notice, hint, extras = null, rulesNote = "" }) {
+/** The bar; `notice` and `hint` are elements for its note line, `extras` the clock and Hint. */
+export function actionBar(message, ui, handlers, { notice, hint, extras = null }) {
   const view = message.view;
   const kinds = kindsById(view);
   const seated = view.seat !== null && view.seat !== undefined;
@@ -104,6 +102,6 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null, 
       note instanceof Node ? note : h("p", { class: "bar-note" }, note ?? ""),
     ),
     h("div", { class: "bar-buttons", role: "group", "aria-label": "Moves" }, buttons, mine ? moveMenu(message, ui, handlers) : null),
-    h("div", { class: "bar-tools" }, rulesNote ? h("span", { class: "rules-note" }, rulesNote) : null, extras),
+    h("div", { class: "bar-tools" }, extras),
   );
 }

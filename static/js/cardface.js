@@ -47,13 +47,14 @@ function bandText(kind) {
 
 /**
  * The face of one card ({id, kind}; id may be left out for a sample of a kind). It carries
- * data-card (when there is an id) and data-kind, and reads as faceLabel(kind).
+ * data-card (when there is an id) and data-kind, and reads as faceLabel(kind). `short` prints
+ * the short names (Coins, Guitar, Stocks): the default for the small sizes.
  */
-export function cardFace(card, { size = "hand" } = {}) {
+export function cardFace(card, { size = "hand", short = size !== "hand" } = {}) {
   const info = KINDS[card.kind] ?? { group: "asset" };
   const dataset = { kind: card.kind };
   if (card.id !== undefined && card.id !== null) dataset.card = String(card.id);
-  const name = size === "hand" ? kindName(card.kind) : (SHORT_NAMES[card.kind] ?? kindName(card.kind));
+  const name = short ? (SHORT_NAMES[card.kind] ?? kindName(card.kind)) : kindName(card.kind);
   return h(
     "span",
     {

@@ -10,6 +10,11 @@ function needText(need) {
   return need === 2 ? "a Penny Jar, or two matching cards" : "one matching card";
 }
 
+/** What the next answer needs, in words: "one matching card (Yacht or a wild)". */
+export function needWords(duel) {
+  return `${needText(duel.need)} (${kindName(duel.kind)} or a wild)`;
+}
+
 function subjectOf(view, duel) {
   const challenger = view.players[duel.challenger];
   const defender = view.players[duel.defender];
@@ -95,7 +100,7 @@ export function duelPanel(message, ui, place) {
       "p",
       { class: "duel-need" },
       mine
-        ? `Your answer: ${needText(duel.need)} (${kindName(duel.kind)} or a wild), or concede.`
+        ? `Your answer: ${needWords(duel)}, or concede.`
         : `Waiting for ${playerLabel(view, duel.to_answer)} to answer with ${needText(duel.need)}, or concede.`,
     ),
   );

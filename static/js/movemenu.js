@@ -42,6 +42,10 @@ export function moveMenu(message, ui, handlers) {
   list.addEventListener("beforetoggle", (event) => {
     if (list.isConnected) handlers.menuToggled(event.newState === "open", list);
   });
+  // Opened, the menu takes the focus to its first move (or the suggested one).
+  list.addEventListener("toggle", (event) => {
+    if (event.newState === "open" && !list.contains(document.activeElement)) (list.querySelector("button.option.suggested") ?? list.querySelector("button.option"))?.focus();
+  });
   const toggle = h(
     "button",
     { type: "button", class: "menu-toggle", popovertarget: "move-menu", "aria-expanded": ui.menuOpen ? "true" : "false", dataset: { focus: "menu-toggle", testid: "all-moves" } },

@@ -162,6 +162,8 @@ export function roomPage(main, code, { navigate }) {
   const side = sideColumn();
   const tools = h("span", { class: "table-tools" }, muteButton(), notifyButton());
   for (const [index, button] of [...tools.children].entries()) button.dataset.focus = `tool-${index}`;
+  const rulesNote = h("span", { class: "rules-note" });
+  const tableInfo = h("div", { class: "table-info" }, rulesNote, tools);
   const container = h("div", { class: "room-page" }, mainSlot, side.element);
   main.replaceChildren(container);
   main.classList.add("wide");
@@ -335,6 +337,7 @@ export function roomPage(main, code, { navigate }) {
       ui.notice = null;
       ui.chooser = key;
       draw();
+      mainSlot.querySelector(".chooser button.option")?.focus();
     },
     /** The move menu is about to open or close (its button, Escape, a press elsewhere). */
     menuToggled(open, menu) {
@@ -413,9 +416,10 @@ export function roomPage(main, code, { navigate }) {
     const view = message.view;
     const host = seat && ui.room.host === seat.seat;
     const roundInfo = view.rounds && view.rounds.condition !== 1 ? ` · Round ${view.round + 1}` : "";
-    // On a phone the sound and notification switches wait in the log and chat drawer.
-    const toolsInDrawer = window.matchMedia("(max-width: 959px)").matches && !view.over;
-    if (toolsInDrawer) side.element.querySelector(".tabs").after(tools);
+    // The rule set and the sound and notification switches sit above the log and chat (in
+    // their drawer on a phone), leaving the action bar to the game.
+    rulesNote.textContent = `${view.rules.replace("_", " + ")} rules${roundInfo}`;
+    side.element.prepend(tableInfo);
     return h(
       "div",
       { class: "table-page" },
@@ -434,12 +438,11 @@ export function roomPage(main, code, { navigate }) {
           : null,
       ),
       view.over
-        ? h("div", { class: "table-head" }, tools)
+        ? null
         : actionBar(message, ui, handlers, {
             notice: noticeLine("bar-note"),
             hint: hintLine(view),
-            extras: [h("span", { class: "clock", role: "timer", "aria-label": "Time left" }), hintButton(view), toolsInDrawer ? null : tools],
-            rulesNote: `${view.rules.replace("_", " + ")} rules${roundInfo}`,
+            extras: [h("span", { class: "clock", role: "timer", "aria-label": "Time left" }), hintButton(view)],
           }),
     );
   }
@@ -535,6 +538,7 @@ export function roomPage(main, code, { navigate }) {
       tableShown = true;
     }
     container.classList.toggle("at-table", tableShown);
+    if (!tableShown) tableInfo.remove();
     render(mainSlot, parts);
     openPopovers();
     motion.update(mainSlot, before, entries);

@@ -92,7 +92,7 @@ function setChip(set, index, depth, seat, place) {
 }
 
 /** The sets below the top shown as chips in the strip; the rest are counted, and listed when opened. */
-const CHIPS_SHOWN = 2;
+const CHIPS_SHOWN = 1;
 
 /**
  * A stack (`data-zone="stack"`): the top set large, the next sets below it as chips in a strip
@@ -179,7 +179,11 @@ export function playerPanel(view, player, options = {}) {
   if (options.toAct) classes.push("to-act");
   let hand = null;
   if (options.hand) hand = h("div", { class: "open-hand", dataset: { zone: "hand" }, "aria-label": "Hand" }, options.hand.map((c) => card(c)));
-  else if (!isYou) hand = h("div", { class: "rival-hand", dataset: { zone: "hand" } }, backs(player.hand_size, { label: `${player.hand_size} card${player.hand_size === 1 ? "" : "s"} in hand` }));
+  else if (!isYou) {
+    // A compact table shows the count in words instead of the backs (css/style.css).
+    const count = `${player.hand_size} card${player.hand_size === 1 ? "" : "s"}`;
+    hand = h("div", { class: "rival-hand", dataset: { zone: "hand" } }, backs(player.hand_size, { label: `${count} in hand` }), h("span", { class: "hand-count", "aria-hidden": "true" }, count));
+  }
   return h(
     "section",
     { class: classes.join(" "), "aria-label": `${name}${isYou ? " (you)" : ""}`, dataset: { seat: String(player.seat) } },
@@ -189,7 +193,6 @@ export function playerPanel(view, player, options = {}) {
       h("strong", { class: "player-name" }, name, isYou ? " (you)" : ""),
       seatBadges(view, player, options),
       h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash)),
-      isYou || options.hand ? null : h("span", { class: "hand-count", "aria-hidden": "true" }, `${player.hand_size} card${player.hand_size === 1 ? "" : "s"}`),
     ),
     h(
       "div",

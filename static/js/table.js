@@ -61,7 +61,7 @@ export function centerPanel(view, place = () => null) {
   );
 }
 
-function handCard(cardData, selected, handlers) {
+function handCard(cardData, selected, handlers, short) {
   const button = h(
     "button",
     {
@@ -73,7 +73,7 @@ function handCard(cardData, selected, handlers) {
         if (!handlers.wasDragged(event)) handlers.toggleCard(cardData.id);
       },
     },
-    cardFace(cardData, { size: "hand" }),
+    cardFace(cardData, { size: "hand", short }),
   );
   button.addEventListener("pointerdown", (event) => handlers.startDrag(event, cardData.id));
   return button;
@@ -101,7 +101,7 @@ function handZone(view, ui, handlers) {
     ? h(
         "div",
         { class: "cards", role: "group", "aria-label": "Your hand: select cards, then press a lit place (Up arrow goes to the first)", onKeydown: handKeys },
-        view.hand.map((c) => handCard(c, ui.selected.has(c.id), handlers)),
+        view.hand.map((c) => handCard(c, ui.selected.has(c.id), handlers, window.matchMedia(COMPACT).matches)),
       )
     : h("p", { class: "empty" }, "Your hand is empty.");
   // Through the CSSOM (the Content-Security-Policy forbids style attributes): the fan's overlap.
@@ -149,7 +149,7 @@ export function tableView(message, ui, handlers) {
   // A phone (or a table of five or six) draws the stacks' cards small; their words stay in the set's label.
   const compact = window.matchMedia(COMPACT).matches;
   const rivalSize = compact || rivals.length >= 4 ? "mini" : "set";
-  const rivalRow = h("div", { class: "rivals" }, rivals.map((p) => playerPanel(view, p, { ...seatOptions(p), size: rivalSize })));
+  const rivalRow = h("div", { class: `rivals${compact || rivals.length >= 4 ? " compact" : ""}` }, rivals.map((p) => playerPanel(view, p, { ...seatOptions(p), size: rivalSize })));
   rivalRow.style.setProperty("--rivals", String(Math.max(rivals.length, 1)));
   const newSet = me ? placeButton(place("new-set", "Start a new set"), h("span", { class: "new-set-slot" }, "New set"), "new-set-place") : null;
   return h(

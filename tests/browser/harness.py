@@ -37,7 +37,8 @@ MOST_TURNS = 400
 """More actions than any game needs: a loop that reaches it means the game never ended."""
 
 OpenPage = Callable[..., Page]
-"""``open_page(width=…, height=…)``: a new page in a browser context of its own."""
+"""``open_page(width=…, height=…, touch=False)``: a new page in a browser context of its own
+(``touch``: a touch screen, for ``tap()``)."""
 
 
 @dataclass(frozen=True)
@@ -146,12 +147,24 @@ def wait_for_next_state(page: Page, version: str) -> None:
     expect(page.locator(f'.felt:not([data-version="{version}"])')).to_be_visible()
 
 
+def take_listed_move(page: Page, *, prefer: str = "") -> None:
+    """Open the move menu ("All moves") and press the first move listed, or the first whose
+    words start with ``prefer`` (when there is one)."""
+    menu = page.locator(".move-menu")
+    if not menu.is_visible():
+        page.get_by_test_id("all-moves").click()
+    options = menu.locator("button.option")
+    expect(options.first).to_be_visible()
+    preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
+    (preferred.first if preferred and preferred.count() else options.first).click()
+
+
 def play_until_over(
     page: Page, *, prefer: str = "", on_turn: Callable[[Page], None] | None = None
 ) -> int:
     """Take a legal move every time it is this seat's move, to the end of the game: the first
-    offered, or the first whose words start with ``prefer``. ``on_turn(page)`` runs before each
-    move. Returns the number of moves."""
+    in the move menu, or the first whose words start with ``prefer``. ``on_turn(page)`` runs
+    before each move. Returns the number of moves."""
     over = page.get_by_role("heading", name="Game over")
     my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
     for moves in range(MOST_TURNS):
@@ -161,9 +174,7 @@ def play_until_over(
         if on_turn:
             on_turn(page)
         version = table_version(page)
-        options = page.locator("button.option")
-        preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
-        (preferred.first if preferred and preferred.count() else options.first).click()
+        take_listed_move(page, prefer=prefer)
         wait_for_next_state(page, version)
     raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
 
@@ -173,22 +184,88 @@ LAYOUT_WATCH = """
   const wholeTable = %s;
   const problems = [];
   window.layoutProblems = problems;
-  const outside = (el) => {
-    const r = el.getBoundingClientRect();
-    return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth;
+  window.layoutChecks = 0;
+  const name = (el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${el.textContent.trim().slice(0, 40)}"`;
+  const outside = (r) => r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5;
+  const clips = (el) => {
+    const style = getComputedStyle(el);
+    return style.overflowX !== "visible" || style.overflowY !== "visible";
   };
+  const ancestors = (el) => {
+    const list = [];
+    for (let up = el.parentElement; up; up = up.parentElement) list.push(up);
+    return list;
+  };
+  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+  /** Every element of the table that shows text: inside every clipping box, not cut by
+   * itself, and the top element at its centre (nothing covers it). */
+  const textProblems = (root) => {
+    const found = [];
+    for (const el of root.querySelectorAll("*")) {
+      if (!ownText(el) || el.closest(".visually-hidden, .cf-label, [popover]:not(:popover-open)")) continue;
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      // Text hidden on purpose for screen readers (clipped to nothing) is not shown text.
+      if ([el, ...ancestors(el)].some((up) => getComputedStyle(up).clip.startsWith("rect"))) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      if (clips(el) && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) {
+        found.push(`${name(el)} cuts its own text`);
+        continue;
+      }
+      let cut = null;
+      for (let up = el.parentElement; up; up = up.parentElement) {
+        // An inner region that scrolls (a menu, a list) may hold more than it shows.
+        if (!clips(up) || /auto|scroll/.test(getComputedStyle(up).overflowY)) continue;
+        const box = up.getBoundingClientRect();
+        if (r.left < box.left - 1 || r.top < box.top - 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1) {
+          cut = up;
+          break;
+        }
+      }
+      if (cut) {
+        found.push(`${name(el)} is clipped by ${name(cut).slice(0, 60)}`);
+        continue;
+      }
+      if (outside(r)) {
+        found.push(`${name(el)} is outside the window`);
+        continue;
+      }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) continue;
+      // A menu or chooser the player opened lies over the table; an opened list of sets may lie
+      // over the rivals and the centre, never over the duel, the action bar or the hand.
+      if (hit.closest(".move-menu, .chooser")) continue;
+      if (hit.closest(".stack-list") && !el.closest("#duel, .action-bar, [data-zone='hand']")) continue;
+      found.push(`${name(el)} is covered by ${name(hit).slice(0, 60)}`);
+    }
+    return found;
+  };
+  let checked = null;
   const check = () => {
     const felt = document.querySelector(".felt");
     const at = felt ? `state ${felt.dataset.version}` : location.pathname;
     const sideways = document.documentElement.scrollWidth - innerWidth;
     if (sideways > 0) problems.push(`${at}: the page scrolls sideways by ${sideways} px`);
     if (!wholeTable || !felt) return;
+    // Once per state shown (and again when the selection or an opened list changes).
+    const key = `${felt.dataset.version}|${document.querySelectorAll("[aria-pressed=true], :popover-open").length}`;
+    if (key === checked) return;
+    checked = key;
+    window.layoutChecks += 1;
     const below = document.documentElement.scrollHeight - innerHeight;
     if (below > 0) problems.push(`${at}: the page scrolls down by ${below} px`);
-    for (const selector of [".turn-status", ".player.you [data-zone='hand']", ".moves", "#duel"]) {
-      const el = document.querySelector(selector);
-      if (el && outside(el)) problems.push(`${at}: ${selector} is not inside the window`);
+    const inView = [".turn-status", "[data-testid='last-move']", ".action-bar button.option[data-move='end_turn']", ".action-bar button.option[data-move='answer']", ".action-bar button.option[data-move='concede']", "#duel"];
+    for (const selector of inView) {
+      for (const el of document.querySelectorAll(selector)) {
+        if (outside(el.getBoundingClientRect())) problems.push(`${at}: ${selector} is not inside the window`);
+      }
     }
+    if (document.querySelector(".duel.yours") && !document.querySelector(".action-bar button.option[data-move='concede']")) {
+      problems.push(`${at}: a challenge waits for this seat and the action bar has no Concede`);
+    }
+    // The game over panel lies over the table on purpose (and scrolls inside when it must).
+    if (document.querySelector(".game-over")) return;
+    for (const problem of textProblems(document.querySelector(".table-page"))) problems.push(`${at}: ${problem}`);
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true });
 })();
@@ -196,12 +273,21 @@ LAYOUT_WATCH = """
 
 
 def watch_layout(page: Page, *, whole_table_in_view: bool) -> None:
-    """After every change to the page's DOM (every state rendered), note if the page scrolls
-    sideways; with ``whole_table_in_view``, also if the page scrolls down or the status line,
-    your hand, your moves or the duel lie outside the window. Read with layout_problems()."""
+    """After every change to the page's DOM, note if the page scrolls sideways; with
+    ``whole_table_in_view``, once per state shown (and per selection or opened list): if the page
+    scrolls down, if the prompt, the last move, the duel or a bar's End turn, Answer or Concede
+    lies outside the window, and if any text of the table is clipped by a box around it, cut by
+    its own box, or covered by another element (``elementFromPoint`` at its centre). Read with
+    layout_problems()."""
     page.add_init_script(LAYOUT_WATCH % ("true" if whole_table_in_view else "false"))
 
 
 def layout_problems(page: Page) -> list[str]:
     problems: list[str] = page.evaluate("window.layoutProblems")
     return problems
+
+
+def layout_checks(page: Page) -> int:
+    """How many table states the layout watch has checked."""
+    checks: int = page.evaluate("window.layoutChecks")
+    return checks
