@@ -191,7 +191,7 @@ export function playerPanel(view, player, options = {}) {
       "header",
       { class: "player-head" },
       h("strong", { class: "player-name" }, name, isYou ? " (you)" : ""),
-      seatBadges(view, player, options),
+      h("span", { class: "badges" }, seatBadges(view, player, options)),
       h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash)),
     ),
     h(
