@@ -10,6 +10,7 @@ import { litPlaces, naturalOrder } from "./places.js";
 import { moveMenu, optionButton } from "./movemenu.js";
 
 const ANSWERS_SHOWN = 3;
+const EXTRA_SHOWN = 2;
 const QUIET_EVENTS = new Set(["turn", "draw"]);
 
 const VERBS = [
@@ -77,11 +78,17 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
   const mine = seated && view.to_act.includes(view.seat) && !view.over;
   const buttons = [];
   if (mine) {
+    // A Swap or Move card selected: its targets as buttons when they are few (else its places).
     const extra = naturalOrder(buttonMoves(message, ui), view, kinds);
-    for (const { action, words } of extra) buttons.push(optionButton(action, words, handlers.act));
+    if (extra.length <= EXTRA_SHOWN) for (const { action, words } of extra) buttons.push(optionButton(action, words, handlers.act));
     if (view.challenge) {
       const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
-      for (const { action, words } of answers.slice(0, ANSWERS_SHOWN)) buttons.push(optionButton(action, words, handlers.act, "answer"));
+      for (const { action, words } of answers.slice(0, ANSWERS_SHOWN)) {
+        // Short on the button ("Answer: Gold Bar"), whole in its name ("Answer with Gold Bar").
+        const button = optionButton(action, words.replace(/^Answer with /, "Answer: "), handlers.act, "answer");
+        button.setAttribute("aria-label", words);
+        buttons.push(button);
+      }
     }
     for (const type of ["choose", "end_turn", "concede"]) {
       for (const { action, words } of naturalOrder(message.legal.filter((a) => a.type === type), view, kinds)) {
@@ -101,7 +108,7 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
       h("p", { class: "last-move", dataset: { testid: "last-move" } }, h("span", { class: "last-move-label" }, "Last move: "), lastMove(view)),
       note instanceof Node ? note : h("p", { class: "bar-note" }, note ?? ""),
     ),
-    h("div", { class: "bar-buttons", role: "group", "aria-label": "Moves" }, buttons, mine ? moveMenu(message, ui, handlers) : null),
+    h("div", { class: "bar-buttons", role: "group", "aria-label": "Moves" }, mine ? moveMenu(message, ui, handlers) : null, buttons),
     h("div", { class: "bar-tools" }, extras),
   );
 }

@@ -78,6 +78,7 @@ export function roomPage(main, code, { navigate }) {
     overShown: null,
     hint: null,
     hintAsked: false,
+    focusVersion: null,
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -285,16 +286,18 @@ export function roomPage(main, code, { navigate }) {
   /** Why the selected cards cannot go to a place, from the server's `blocked` reasons. */
   function whyNot(key) {
     const message = ui.message;
-    if (!message.view.to_act.includes(message.view.seat)) return "It is not your move.";
-    if (!ui.selected.size) return "Select cards in your hand first, then press where they go.";
+    const view = message.view;
+    if (!view.to_act.includes(view.seat)) return "It is not your move.";
     const [kind, seatText, depthText] = key.split(":");
+    const rivalSet = kind === "set" && Number(seatText) !== view.seat;
     let reasons = [];
-    if (kind === "set" && Number(seatText) !== message.view.seat) {
-      reasons = reasonsFor(message.blocked, "challenge", { target: Number(seatText), depth: Number(depthText) });
-    } else if (key === "new-set") reasons = reasonsFor(message.blocked, "form_set");
+    if (rivalSet) reasons = reasonsFor(message.blocked, "challenge", { target: Number(seatText), depth: Number(depthText) });
+    else if (key === "new-set") reasons = reasonsFor(message.blocked, "form_set");
     else if (key === "discard") reasons = reasonsFor(message.blocked, "discard");
     else if (kind === "set") reasons = reasonsFor(message.blocked, "improve");
     else if (key === "duel") reasons = reasonsFor(message.blocked, "answer");
+    if (rivalSet && reasons.length) return `You cannot challenge that set: ${reasons.join(" ")}`;
+    if (!ui.selected.size) return "Select cards in your hand first, then press where they go (or drag them there).";
     return `No move puts the selected cards there. ${reasons.join(" ")}`.trim();
   }
 
@@ -464,8 +467,12 @@ export function roomPage(main, code, { navigate }) {
 
   function placeFocus() {
     const active = document.activeElement;
+    const version = ui.message?.version;
     const lost = !active || active === document.body || active === main || !active.isConnected;
-    const parked = active?.matches?.(".turn-status, #over-title") && mainSlot.contains(active);
+    // A place played on keeps its focus only until the state it was played in is gone.
+    const played = version !== ui.focusVersion && active?.matches?.(".felt .place, .action-bar button.option");
+    ui.focusVersion = version;
+    const parked = (active?.matches?.(".turn-status, #over-title") || played) && mainSlot.contains(active);
     if (!lost && !parked) return;
     const target = sensibleControl();
     if (target && target !== active) target.focus({ preventScroll: !window.matchMedia("(max-width: 719px)").matches });

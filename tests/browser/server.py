@@ -62,7 +62,7 @@ DEALS: dict[str, dict[str, Any]] = {
             ["guitar", "guitar", "guitar", "silver_bar", "silver_bar", "gold_bar"],
             ["jewelry", "stocks", "fine_art", "yacht", "piggy_bank", "mansion"],
         ],
-        "stacks": [[], [["coins", "coins"], ["guitar", "guitar"]], []],
+        "stacks": [[["yacht", "yacht"]], [["coins", "coins"], ["guitar", "guitar"]], []],
     },
     # Seat 1 (an AI) starts with eleven sets in its stack: the table must still fit.
     BIG_STACK_ROOM: {

@@ -1,6 +1,6 @@
 """Direct play: a whole game in which every form-set, discard, improve, challenge and answer is
 made on the table itself, by selecting cards and pressing (or dragging them to) the place that
-lights up, never from the move list; with a mouse at 1280×800 and with touch at 360×740."""
+lights up, never from the move list; with a mouse at 1280 by 800 and with touch at 360 by 740."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from tests.browser.harness import (
     Server,
     add_ai_players,
     create_room,
+    layout_problems,
     screenshot,
     table_version,
     wait_for_next_state,
     watch_layout,
-    layout_problems,
 )
 from tests.browser.server import STEAL_ROOM
 
@@ -28,6 +28,8 @@ PLACED = ("challenge", "improve", "form_set", "form_set_discard", "discard", "dr
 """The moves made on a place of the table, in the order this player prefers them."""
 BAR = ("swap", "move", "choose", "end_turn", "concede")
 """The moves made with a button of the action bar."""
+EDGE = {"x": 8, "y": 40}
+"""Where to press a hand card: near its left edge, the part a fanned hand always shows."""
 STATE_WAITS = 200
 """How many short looks for the state the page shows to reach the test's socket listener."""
 
@@ -88,7 +90,7 @@ def cards_of(action: dict[str, Any]) -> list[int]:
     return [action["card"]] if "card" in action else []
 
 
-def hand_card(page: Page, card: int):  # noqa: ANN201 - a Playwright locator
+def hand_card(page: Page, card: int):
     return page.locator(f'.hand .hand-card[data-card-id="{card}"]')
 
 
@@ -97,7 +99,7 @@ def drag_to(page: Page, card: int, place: str, *, shoot: str = "") -> None:
     source = hand_card(page, card).bounding_box()
     target = page.locator(f'.felt [data-place="{place}"]').bounding_box()
     assert source and target
-    x, y = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+    x, y = source["x"] + EDGE["x"], source["y"] + EDGE["y"]
     to_x, to_y = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -116,7 +118,7 @@ def touch_drag_to(page: Page, card: int, place: str) -> None:
     source = hand_card(page, card).bounding_box()
     target = page.locator(f'.felt [data-place="{place}"]').bounding_box()
     assert source and target
-    x, y = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+    x, y = source["x"] + EDGE["x"], source["y"] + EDGE["y"]
     to_x, to_y = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
@@ -127,8 +129,10 @@ def touch_drag_to(page: Page, card: int, place: str) -> None:
     cdp.detach()
 
 
-def press(locator: Any, *, touch: bool) -> None:
-    locator.tap() if touch else locator.click()
+def press(locator: Any, *, touch: bool, edge: bool = False) -> None:
+    """Tap or click; ``edge``: near the left edge (a fanned hand card shows its left part)."""
+    position = EDGE if edge else None
+    locator.tap(position=position) if touch else locator.click(position=position)
 
 
 def choose_move(state: dict[str, Any]) -> dict[str, Any]:
@@ -157,8 +161,9 @@ def play_on_the_table(seat: Seat, *, touch: bool, shoot: str = "") -> dict[str, 
         version = table_version(page)
         if action["type"] in BAR:
             if action["type"] in ("swap", "move"):
-                press(hand_card(page, action["card"]), touch=touch)
-            press(page.locator(".action-bar button.option", has_text=bar_words(action, state)).first, touch=touch)
+                press(hand_card(page, action["card"]), touch=touch, edge=True)
+            button = page.locator(".action-bar button.option", has_text=bar_words(action))
+            press(button.first, touch=touch)
         else:
             place = place_of(action, me)
             cards = cards_of(action)
@@ -171,7 +176,7 @@ def play_on_the_table(seat: Seat, *, touch: bool, shoot: str = "") -> dict[str, 
                     drag_to(page, cards[0], place, shoot=shoot if drags == 1 else "")
             else:
                 for card in cards:
-                    press(hand_card(page, card), touch=touch)
+                    press(hand_card(page, card), touch=touch, edge=True)
                 target = page.locator(f'.felt [data-place="{place}"]')
                 expect(target).to_have_attribute("aria-disabled", "false")
                 press(target, touch=touch)
@@ -185,14 +190,15 @@ def play_on_the_table(seat: Seat, *, touch: bool, shoot: str = "") -> dict[str, 
     raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
 
 
-def bar_words(action: dict[str, Any], state: dict[str, Any]) -> str:
+def bar_words(action: dict[str, Any]) -> str:
     kind = action["type"]
     if kind == "end_turn":
         return "End your turn"
     if kind == "concede":
         return "Concede"
     if kind == "choose":
-        return "top set to the bottom" if action["direction"] == "top_to_bottom" else "bottom set to the top"
+        top_down = action["direction"] == "top_to_bottom"
+        return "top set to the bottom" if top_down else "bottom set to the top"
     return "Swap" if kind == "swap" else "Move"
 
 
@@ -201,7 +207,7 @@ def test_a_whole_game_is_played_with_the_cards_alone(
     open_page: OpenPage, server: Server, device: str
 ) -> None:
     touch = device == "touch"
-    page = open_page(width=360, height=740, touch=True) if touch else open_page(width=1280, height=800)
+    page = open_page(width=360, height=740, touch=True) if touch else open_page(1280, 800)
     watch_layout(page, whole_table_in_view=True)
     seat = Seat(page)
     create_room(page, server, name="Ann", seats=2, room_name=STEAL_ROOM)
@@ -213,15 +219,16 @@ def test_a_whole_game_is_played_with_the_cards_alone(
     # lights that set (named, and said to be playable) among the places.
     guitar = page.locator('.hand .hand-card[data-kind="guitar"]')
     expect(guitar).to_have_accessible_name("Vintage Guitar, $8,000")
-    press(guitar, touch=touch)
+    press(guitar, touch=touch, edge=True)
     rival_set = page.locator('.felt [data-place="set:1:0"]')
     expect(rival_set).to_have_attribute("aria-disabled", "false")
-    expect(rival_set).to_have_accessible_name("Easy Bot's top set: Vintage Guitar, $16,000, exposed")
+    rival_name = "Easy Bot's top set: Vintage Guitar, $16,000, exposed"
+    expect(rival_set).to_have_accessible_name(rival_name)
     expect(rival_set).to_have_accessible_description("Lit: the selected cards can be played here.")
     expect(page.locator('.felt [data-place="set:1:1"]')).to_have_attribute("aria-disabled", "true")
     if not touch:
         screenshot(page, "table-laptop-selected", as_seen=True)
-    press(guitar, touch=touch)
+    press(guitar, touch=touch, edge=True)
     expect(rival_set).to_have_attribute("aria-disabled", "true")
 
     made = play_on_the_table(seat, touch=touch, shoot="" if touch else "table-drag")

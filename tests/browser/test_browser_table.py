@@ -29,6 +29,8 @@ from tests.browser.harness import (
 from tests.browser.server import BIG_STACK_ROOM, LONG_DUEL_ROOM
 
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
+EDGE = {"x": 8, "y": 40}
+"""Where to press a hand card: near its left edge, the part a fanned hand always shows."""
 MID_GAME_MOVE = 6
 """The move before which the mid-game screenshot is taken."""
 MOST_TABS = 40
@@ -106,7 +108,7 @@ def test_a_rival_with_eleven_sets_fits_and_its_opened_list_covers_nothing_that_m
     box = listed.bounding_box()
     for covered in [page.locator(".player.you [data-zone='hand']"), page.locator(".action-bar")]:
         other = covered.bounding_box()
-        assert box and other and box["y"] + box["height"] <= other["y"] + 1, "the list covers the hand or bar"
+        assert box and other and box["y"] + box["height"] <= other["y"] + 1, "it covers the hand"
     screenshot(page, f"table-stack-list-{size}", as_seen=True)
     version = table_version(page)
     take_listed_move(page)
@@ -120,9 +122,10 @@ def test_a_rival_with_eleven_sets_fits_and_its_opened_list_covers_nothing_that_m
 
 def select(page: Page, kind: str, *, touch: bool = False) -> None:
     """Select one card of this kind in the hand (tapped on a touch screen)."""
-    card = page.locator(f'.hand .hand-card[data-kind="{kind}"][aria-pressed="false"]').first
-    card.tap() if touch else card.click()
-    expect(page.locator(f'.hand .hand-card[data-kind="{kind}"][aria-pressed="true"]')).to_have_count(1)
+    of_kind = page.locator(f'.hand .hand-card[data-kind="{kind}"]')
+    card = of_kind.and_(page.locator('[aria-pressed="false"]')).first
+    card.tap(position=EDGE) if touch else card.click(position=EDGE)
+    expect(of_kind.and_(page.locator('[aria-pressed="true"]'))).to_have_count(1)
 
 
 def play_at(page: Page, place: str, *, touch: bool = False) -> None:
@@ -134,7 +137,9 @@ def play_at(page: Page, place: str, *, touch: bool = False) -> None:
     wait_for_next_state(page, version)
 
 
-def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(open_page: OpenPage, server: Server) -> None:
+def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
+    open_page: OpenPage, server: Server
+) -> None:
     ann = open_page(width=1280, height=800)
     bea = open_page(width=360, height=740, touch=True)
     for page in (ann, bea):
@@ -187,7 +192,8 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(open_page: OpenPage, ser
         if over.is_visible():
             break
         version = table_version(ann)
-        seats = ann.locator(".felt .player.to-act").evaluate_all("els => els.map(el => el.dataset.seat)")
+        to_act = ann.locator(".felt .player.to-act")
+        seats = to_act.evaluate_all("els => els.map(el => el.dataset.seat)")
         mover = {"0": ann, "1": bea}.get(seats[0]) if seats else None
         if mover is None:
             wait_for_next_state(ann, version)
