@@ -6,14 +6,14 @@ const THRESHOLD_PX = 8;
 
 /**
  * `litFor(ids)` gives the place keys where these cards may go; `onDrop(ids, key)` plays them
- * there. `start(event, id, selected)` is called on a hand card's pointerdown: the drag carries
+ * there; `onTap(id)` is a finger's tap on a card (select it). `start(event, id, selected)` is called on a hand card's pointerdown: the drag carries
  * the selection when the card is part of it, else the card alone.
  */
-export function createDrag({ litFor, onDrop }) {
+export function createDrag({ litFor, onDrop, onTap }) {
   let pending = null;
   let ghost = null;
   let over = null;
-  let dragged = false;
+  let handled = false;
 
   function listen(on) {
     const method = on ? "addEventListener" : "removeEventListener";
@@ -75,11 +75,14 @@ export function createDrag({ litFor, onDrop }) {
   function up(event) {
     if (!pending || event.pointerId !== pending.pointerId) return;
     const wasDrag = Boolean(ghost);
-    const ids = pending.ids;
+    const { ids, id } = pending;
     const place = wasDrag ? placeAt(event.clientX, event.clientY) : null;
+    // A finger's tap selects the card here: a browser does not always follow it with a click.
+    const tapped = !wasDrag && event.pointerType === "touch";
     finish();
-    dragged = wasDrag;
+    handled = wasDrag || tapped;
     if (place) onDrop(ids, place.dataset.place);
+    if (tapped) onTap(id);
   }
 
   function cancel(event) {
@@ -90,14 +93,14 @@ export function createDrag({ litFor, onDrop }) {
     start(event, id, selected) {
       if (event.button !== 0 || !event.isPrimary) return;
       if (pending) finish();
-      dragged = false;
-      pending = { element: event.currentTarget, pointerId: event.pointerId, x: event.clientX, y: event.clientY, ids: selected.has(id) ? new Set(selected) : new Set([id]) };
+      handled = false;
+      pending = { element: event.currentTarget, pointerId: event.pointerId, x: event.clientX, y: event.clientY, id, ids: selected.has(id) ? new Set(selected) : new Set([id]) };
       listen(true);
     },
-    /** Whether the click that follows a pointerup ends a drag (and must not toggle the card). */
-    wasDragged() {
-      const was = dragged;
-      dragged = false;
+    /** Whether a click was already handled as the end of a drag or a tap (a keyboard's never is). */
+    wasDragged(event) {
+      const was = handled && event.detail !== 0;
+      handled = false;
       return was;
     },
     clear: finish,

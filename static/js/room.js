@@ -158,6 +158,7 @@ export function roomPage(main, code, { navigate }) {
       ui.selected = new Set(ids);
       handlers.playAt(key);
     },
+    onTap: (id) => handlers.toggleCard(id),
   });
   const mainSlot = h("div", { class: "room-main" });
   const side = sideColumn();
@@ -351,7 +352,7 @@ export function roomPage(main, code, { navigate }) {
     startDrag(event, id) {
       if (ui.message && ui.message.view.to_act.includes(ui.message.view.seat)) drag.start(event, id, ui.selected);
     },
-    wasDragged: () => drag.wasDragged(),
+    wasDragged: (event) => drag.wasDragged(event),
   };
 
   /** The small list of moves next to a place that several legal moves fit. */
@@ -456,8 +457,8 @@ export function roomPage(main, code, { navigate }) {
     if (!view) return null;
     if (view.over) return mainSlot.querySelector("#over-title");
     if (isMine(view)) {
-      const first = view.challenge || view.pending ? [".action-bar button.option"] : [".hand button.hand-card"];
-      for (const selector of ["button.option.suggested", ".chooser:popover-open button.option", ".move-menu:popover-open button.option", ...first, ".action-bar button.option", ".menu-toggle"]) {
+      const first = view.challenge || view.pending ? [".bar-buttons > button.option"] : [".hand button.hand-card"];
+      for (const selector of ["button.option.suggested", ".chooser:popover-open button.option", ".move-menu:popover-open button.option", ...first, ".bar-buttons > button.option", ".menu-toggle"]) {
         const control = mainSlot.querySelector(selector);
         if (control) return control;
       }
@@ -470,7 +471,7 @@ export function roomPage(main, code, { navigate }) {
     const version = ui.message?.version;
     const lost = !active || active === document.body || active === main || !active.isConnected;
     // A place played on keeps its focus only until the state it was played in is gone.
-    const played = version !== ui.focusVersion && active?.matches?.(".felt .place, .action-bar button.option");
+    const played = version !== ui.focusVersion && active?.matches?.(".felt .place, .bar-buttons > button.option");
     ui.focusVersion = version;
     const parked = (active?.matches?.(".turn-status, #over-title") || played) && mainSlot.contains(active);
     if (!lost && !parked) return;

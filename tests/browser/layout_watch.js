@@ -77,13 +77,13 @@
     window.layoutChecks += 1;
     const below = document.documentElement.scrollHeight - innerHeight;
     if (below > 0) problems.push(`${at}: the page scrolls down by ${below} px`);
-    const inView = [".turn-status", "[data-testid='last-move']", ".action-bar button.option[data-move='end_turn']", ".action-bar button.option[data-move='answer']", ".action-bar button.option[data-move='concede']", "#duel"];
+    const inView = [".turn-status", "[data-testid='last-move']", ".action-bar .bar-buttons > button.option[data-move='end_turn']", ".action-bar .bar-buttons > button.option[data-move='answer']", ".action-bar .bar-buttons > button.option[data-move='concede']", "#duel"];
     for (const selector of inView) {
       for (const el of document.querySelectorAll(selector)) {
         if (outside(el.getBoundingClientRect())) problems.push(`${at}: ${selector} is not inside the window`);
       }
     }
-    if (document.querySelector(".duel.yours") && !document.querySelector(".action-bar button.option[data-move='concede']")) {
+    if (document.querySelector(".duel.yours") && !document.querySelector(".action-bar .bar-buttons > button.option[data-move='concede']")) {
       problems.push(`${at}: a challenge waits for this seat and the action bar has no Concede`);
     }
     // The game over panel lies over the table on purpose (and scrolls inside when it must).

@@ -162,7 +162,7 @@ def play_on_the_table(seat: Seat, *, touch: bool, shoot: str = "") -> dict[str, 
         if action["type"] in BAR:
             if action["type"] in ("swap", "move"):
                 press(hand_card(page, action["card"]), touch=touch, edge=True)
-            button = page.locator(".action-bar button.option", has_text=bar_words(action))
+            button = page.locator(".bar-buttons > button.option", has_text=bar_words(action))
             press(button.first, touch=touch)
         else:
             place = place_of(action, me)

@@ -178,7 +178,7 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     bea.locator(".action-bar").get_by_role("button", name="Answer with Vintage Guitar").click()
     ann_duel = ann.locator("#duel")
     expect(ann_duel).to_contain_text("Bea played")
-    expect(ann.locator(".action-bar button.option[data-move='answer']")).to_have_count(0)
+    expect(ann.locator(".bar-buttons > button.option[data-move='answer']")).to_have_count(0)
     expect(ann.locator("[data-motion]")).to_have_count(0)  # no card in flight
     screenshot(ann, "table-duel", full_page=False)
     ann.locator(".action-bar").get_by_role("button", name="Concede").click()

@@ -175,13 +175,14 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     for page in (ann, bea):
         expect(page.locator("#duel .plays-earlier")).to_be_visible()
         expect(page.locator("#duel")).to_be_in_viewport(ratio=1)
-    expect(bea.locator(".action-bar button.option[data-move='concede']")).to_be_in_viewport(ratio=1)
+    concede = bea.locator(".bar-buttons > button.option[data-move='concede']")
+    expect(concede).to_be_in_viewport(ratio=1)
     expect(ann.locator("[data-motion]")).to_have_count(0)
     expect(bea.locator("[data-motion]")).to_have_count(0)
     screenshot(ann, "table-long-duel-laptop", as_seen=True)
     screenshot(bea, "table-long-duel-phone", as_seen=True)
     version = table_version(bea)
-    bea.locator(".action-bar button.option[data-move='concede']").tap()
+    concede.tap()
     wait_for_next_state(bea, version)
     expect(ann.locator(".log")).to_contain_text("Bea concedes")
 
@@ -272,7 +273,7 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
         version = table_version(page)
         if page.locator(".duel.yours, .duel.pending").count():
             # In a challenge against us focus is on the bar's first answer (or Concede).
-            expect(page.locator(".action-bar button.option").first).to_be_focused()
+            expect(page.locator(".bar-buttons > button.option").first).to_be_focused()
             page.keyboard.press("Enter")
         elif not page.locator(".hand .hand-card").count():
             tab_to_the_move_menu(page)
