@@ -9,8 +9,8 @@ import { cardsOf, kindsById } from "./moves.js";
 import { litPlaces, naturalOrder } from "./places.js";
 import { moveMenu, optionButton } from "./movemenu.js";
 
-const ANSWERS_SHOWN = 3;
-const EXTRA_SHOWN = 2;
+/** How many answers, and Swap or Move targets, the bar shows (the rest are on the table or in the menu). */
+const SHOWN = { wide: { answers: 3, extra: 2 }, compact: { answers: 1, extra: 1 } };
 const QUIET_EVENTS = new Set(["turn", "draw"]);
 
 const VERBS = [
@@ -78,24 +78,25 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
   const mine = seated && view.to_act.includes(view.seat) && !view.over;
   const buttons = [];
   if (mine) {
-    // A Swap or Move card selected: its targets as buttons when they are few (else its places).
-    const extra = naturalOrder(buttonMoves(message, ui), view, kinds);
-    if (extra.length <= EXTRA_SHOWN) for (const { action, words } of extra) buttons.push(optionButton(action, words, handlers.act));
-    if (view.challenge) {
-      const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
-      for (const { action, words } of answers.slice(0, ANSWERS_SHOWN)) {
-        // Short on the button ("Answer: Gold Bar"), whole in its name ("Answer with Gold Bar").
-        const button = optionButton(action, words.replace(/^Answer with /, "Answer: "), handlers.act, "answer");
-        button.setAttribute("aria-label", words);
-        buttons.push(button);
-      }
-    }
+    const shown = SHOWN[window.matchMedia("(max-width: 959px)").matches ? "compact" : "wide"];
     for (const type of ["choose", "end_turn", "concede"]) {
       for (const { action, words } of naturalOrder(message.legal.filter((a) => a.type === type), view, kinds)) {
         const label = type === "concede" && view.challenge?.claim && !view.challenge.plays.length ? "Let the claim go (concede)" : words;
         buttons.push(optionButton(action, label, handlers.act, { end_turn: "end-turn", concede: "concede" }[type] ?? ""));
       }
     }
+    if (view.challenge) {
+      const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
+      for (const { action, words } of answers.slice(0, shown.answers)) {
+        // Short on the button ("Answer: Gold Bar"), whole in its name ("Answer with Gold Bar").
+        const button = optionButton(action, words.replace(/^Answer with /, "Answer: "), handlers.act, "answer");
+        button.setAttribute("aria-label", words);
+        buttons.push(button);
+      }
+    }
+    // A Swap or Move card selected: its targets as buttons when they are few (else its places).
+    const extra = naturalOrder(buttonMoves(message, ui), view, kinds);
+    if (extra.length <= shown.extra) for (const { action, words } of extra) buttons.push(optionButton(action, words, handlers.act));
   }
   const note = notice ?? hint ?? (seated ? selectionNote(message, ui) : null);
   return h(

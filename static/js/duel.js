@@ -49,7 +49,12 @@ function playedList(view, plays) {
   const newest = plays.slice(older.length);
   return [
     older.length
-      ? h("p", { class: "plays-earlier" }, `Earlier: ${older.map((play) => `${playerLabel(view, play.seat)} ${play.cards.map((c) => kindName(c.kind)).join(" + ")}`).join(" · ")}`)
+      ? h(
+          "p",
+          { class: "plays-earlier" },
+          h("span", { class: "earlier-all" }, `Earlier: ${older.map((play) => `${playerLabel(view, play.seat)} ${play.cards.map((c) => kindName(c.kind)).join(" + ")}`).join(" · ")}`),
+          h("span", { class: "earlier-count", "aria-hidden": "true" }, `${older.length} earlier play${older.length === 1 ? "" : "s"}`),
+        )
       : null,
     h(
       "ol",
@@ -59,7 +64,7 @@ function playedList(view, plays) {
           "li",
           { dataset: { seat: String(play.seat) } },
           h("strong", {}, playerLabel(view, play.seat)),
-          h("span", { "aria-hidden": "true" }, " played"),
+          h("span", { class: "played-word", "aria-hidden": "true" }, " played"),
           h("span", { class: "duel-cards", "aria-hidden": "true" }, play.cards.map((c) => card(c))),
           h("span", { class: "visually-hidden" }, ` played ${play.cards.map((c) => kindName(c.kind)).join(" + ")}`),
         ),

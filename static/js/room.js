@@ -79,6 +79,7 @@ export function roomPage(main, code, { navigate }) {
     hint: null,
     hintAsked: false,
     focusVersion: null,
+    focusMode: "",
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -471,8 +472,15 @@ export function roomPage(main, code, { navigate }) {
     const version = ui.message?.version;
     const lost = !active || active === document.body || active === main || !active.isConnected;
     // A place played on keeps its focus only until the state it was played in is gone.
-    const played = version !== ui.focusVersion && active?.matches?.(".felt .place, .bar-buttons > button.option");
+    const view = ui.message?.view;
+    const mode = view ? `${isMine(view)}|${Boolean(view.challenge)}|${Boolean(view.pending)}` : "";
+    // A place or a bar button keeps the focus only in the state it was used in; a hand card
+    // keeps it while the kind of move asked for (your turn, your answer, none) stays the same.
+    const played =
+      (version !== ui.focusVersion && active?.matches?.(".felt .place, .bar-buttons > button.option")) ||
+      (mode !== ui.focusMode && active?.matches?.(".hand-card"));
     ui.focusVersion = version;
+    ui.focusMode = mode;
     const parked = (active?.matches?.(".turn-status, #over-title") || played) && mainSlot.contains(active);
     if (!lost && !parked) return;
     const target = sensibleControl();

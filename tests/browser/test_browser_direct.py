@@ -167,7 +167,8 @@ def play_on_the_table(seat: Seat, *, touch: bool, shoot: str = "") -> dict[str, 
         else:
             place = place_of(action, me)
             cards = cards_of(action)
-            dragging = len(cards) == 1 and drags % 2 == 0 and action["type"] != "answer"
+            shown = page.locator(f'.felt [data-place="{place}"]').is_visible()
+            dragging = shown and len(cards) == 1 and drags % 2 == 0 and action["type"] != "answer"
             if dragging:
                 drags += 1
                 if touch:
@@ -177,7 +178,10 @@ def play_on_the_table(seat: Seat, *, touch: bool, shoot: str = "") -> dict[str, 
             else:
                 for card in cards:
                     press(hand_card(page, card), touch=touch, edge=True)
-                target = page.locator(f'.felt [data-place="{place}"]')
+                target = page.locator(f'[data-place="{place}"]')
+                if not target.is_visible():  # a set below the top: in its stack's opened list
+                    owner = page.locator(f'.felt [data-seat="{place.split(":")[1]}"]')
+                    press(owner.locator(".strip-toggle"), touch=touch)
                 expect(target).to_have_attribute("aria-disabled", "false")
                 press(target, touch=touch)
             chooser = page.locator(".chooser:popover-open button.option")
