@@ -147,7 +147,10 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     expect(bea.get_by_label("Chat message")).to_be_hidden()
 
     # The bottom set is protected: pressing it gets the server's reason, in words.
-    ann.get_by_role("button", name=re.compile(r"^Bea's second set: Coin Collection")).click()
+    # (An unlit place is aria-disabled, which Playwright will not press unless forced.)
+    ann.get_by_role("button", name=re.compile(r"^Bea's second set: Coin Collection")).click(
+        force=True
+    )
     expect(ann.get_by_test_id("notice")).to_contain_text(
         "The bottom set of a stack is always protected."
     )
@@ -189,7 +192,7 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     expect(bea_top_set).to_contain_text("$32,000")
 
     # Ann lost that challenge: the second action may not challenge Bea again.
-    ann.get_by_role("button", name=re.compile(r"^Bea's top set: Vintage Guitar")).click()
+    ann.get_by_role("button", name=re.compile(r"^Bea's top set: Vintage Guitar")).click(force=True)
     expect(ann.get_by_test_id("notice")).to_contain_text("challenge")
 
     # A reload mid-game keeps the seat and the hand.
