@@ -1,7 +1,7 @@
 // A player's place at the table: name, badges, hand (backs for rivals, faces in a replay) and
 // stack. The top set is drawn large and face up; the sets below collapse into a strip.
 
-import { kindName } from "./cards.js";
+import { kindName, shortName } from "./cards.js";
 import { cardBack, cardFace } from "./cardface.js";
 import { h, money } from "./dom.js";
 
@@ -86,7 +86,7 @@ function setChip(set, index, depth, seat, place) {
     "span",
     { class: `set-chip ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), title: setWords(set, depth) },
     h("span", { class: "visually-hidden" }, setWords(set, depth)),
-    h("span", { "aria-hidden": "true" }, `${kindName(set.kind)} ${shortMoney(set.value)}`),
+    h("span", { "aria-hidden": "true" }, `${shortName(set.kind)} ${shortMoney(set.value)}`),
   );
   return asPlace(chip, set, depth, seat, place);
 }
