@@ -2,7 +2,7 @@
 // notice, a hint or what the selection can do, and the buttons for what needs no place on the
 // table (End turn, Answer, Concede, Swap and Move targets, a Move card's choice, All moves).
 
-import { kindName } from "./cards.js";
+import { kindName, shortName } from "./cards.js";
 import { h } from "./dom.js";
 import { needWords } from "./duel.js";
 import { cardsOf, kindsById } from "./moves.js";
@@ -88,8 +88,9 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
     if (view.challenge) {
       const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
       for (const { action, words } of answers.slice(0, shown.answers)) {
-        // Short on the button ("Answer: Gold Bar"), whole in its name ("Answer with Gold Bar").
-        const button = optionButton(action, words.replace(/^Answer with /, "Answer: "), handlers.act, "answer");
+        // Short on the button ("Answer: Guitar"), whole in its name ("Answer with Vintage Guitar").
+        const label = `Answer: ${cardsOf(action).map((id) => shortName(kinds.get(id))).join(" + ")}`;
+        const button = optionButton(action, label, handlers.act, "answer");
         button.setAttribute("aria-label", words);
         buttons.push(button);
       }
