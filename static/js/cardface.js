@@ -3,18 +3,12 @@
 // a colour band. It only shows a card: whatever wraps it (a toggle button in the hand, a set on
 // a stack) decides what pressing it does.
 
-import { KINDS, kindName, shortValue } from "./cards.js";
+import { KINDS, kindName, shortName, shortValue } from "./cards.js";
 import { h, money, s } from "./dom.js";
 
 const SPRITE = "/static/img/cards.svg";
 const SIZES = new Set(["hand", "set", "mini"]);
 
-/** What a small card prints for the long names (the spoken label keeps the full name). */
-const SHORT_NAMES = {
-  coins: "Coins",
-  guitar: "Guitar",
-  stocks: "Stocks",
-};
 
 function sizeClass(size) {
   if (!SIZES.has(size)) throw new Error(`unknown card size: ${size}`);
@@ -47,13 +41,14 @@ function bandText(kind) {
 
 /**
  * The face of one card ({id, kind}; id may be left out for a sample of a kind). It carries
- * data-card (when there is an id) and data-kind, and reads as faceLabel(kind).
+ * data-card (when there is an id) and data-kind, and reads as faceLabel(kind). `short` prints
+ * the short names (Coins, Guitar, Stocks): the default for the small sizes.
  */
-export function cardFace(card, { size = "hand" } = {}) {
+export function cardFace(card, { size = "hand", short = size !== "hand" } = {}) {
   const info = KINDS[card.kind] ?? { group: "asset" };
   const dataset = { kind: card.kind };
   if (card.id !== undefined && card.id !== null) dataset.card = String(card.id);
-  const name = size === "hand" ? kindName(card.kind) : (SHORT_NAMES[card.kind] ?? kindName(card.kind));
+  const name = short ? shortName(card.kind) : kindName(card.kind);
   return h(
     "span",
     {

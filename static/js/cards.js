@@ -23,6 +23,17 @@ export function kindName(kind) {
   return KINDS[kind]?.name ?? kind;
 }
 
+/** What small labels print for the long names (a card's spoken label keeps the full name). */
+const SHORT_NAMES = {
+  coins: "Coins",
+  guitar: "Guitar",
+  stocks: "Stocks",
+};
+
+export function shortName(kind) {
+  return SHORT_NAMES[kind] ?? kindName(kind);
+}
+
 export function shortValue(kind) {
   const value = KINDS[kind]?.value ?? 0;
   return value ? `$${value / 1000}k` : "action";

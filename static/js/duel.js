@@ -1,30 +1,18 @@
 // The duel panel (`data-zone="duel"`): an open challenge or draft contest, what is at stake,
-// every card played and by whom, what the next answer needs; the side to answer gets the
-// server's legal answers and Concede. A Move card turned up on a draft pile gets a chooser.
+// the newest cards played and by whom (older plays condensed into words), what the next
+// answer needs. A Move card turned up on a draft pile gets a panel saying who chooses.
 
 import { kindName } from "./cards.js";
 import { h, money } from "./dom.js";
-import { describe, distinct, isHinted, kindsById, matching, reasonsFor } from "./moves.js";
 import { card } from "./seats.js";
-
-const MAX_ANSWERS = 30;
 
 function needText(need) {
   return need === 2 ? "a Penny Jar, or two matching cards" : "one matching card";
 }
 
-export function optionButton(action, words, onAct, extraClass = "", suggested = false) {
-  return h(
-    "button",
-    {
-      type: "button",
-      class: `option ${extraClass}${suggested ? " suggested" : ""}`.trim(),
-      dataset: { focus: `act-${JSON.stringify(action)}`, move: action.type },
-      onClick: () => onAct(action),
-    },
-    words,
-    suggested ? h("span", { class: "suggested-tag" }, "Suggested") : null,
-  );
+/** What the next answer needs, in words: "one matching card (Yacht or a wild)". */
+export function needWords(duel) {
+  return `${needText(duel.need)} (${kindName(duel.kind)} or a wild)`;
 }
 
 function subjectOf(view, duel) {
@@ -49,62 +37,84 @@ function subjectOf(view, duel) {
   );
 }
 
-export function duelPanel(message, ui, handlers) {
-  const view = message.view;
-  const duel = view.challenge;
-  const kinds = kindsById(view);
-  const mine = duel.to_answer === view.seat;
-  const legal = message.legal.filter((a) => a.type === "answer" || a.type === "concede");
-  const answers = distinct(matching(legal.filter((a) => a.type === "answer"), ui.selected), view, kinds);
-  const concede = legal.find((a) => a.type === "concede");
-  const answerReasons = reasonsFor(message.blocked, "answer");
-  let actions = null;
-  if (mine) {
-    actions = h(
-      "div",
-      { class: "duel-actions options", role: "group", "aria-label": "Answer or concede" },
-      answers.slice(0, MAX_ANSWERS).map((a) => {
-        const words = describe(a, view, kinds);
-        return optionButton(a, words, handlers.act, "answer", isHinted(ui.hint, a, words, view, kinds));
-      }),
-      answers.length ? null : h("p", { class: "reason" }, ui.selected.size && legal.some((a) => a.type === "answer") ? "No answer uses every selected card." : answerReasons.join(" ") || "You cannot answer."),
-      concede ? optionButton(concede, duel.claim && duel.plays.length === 0 ? "Let the claim go (concede)" : "Concede", handlers.act, "concede", isHinted(ui.hint, concede, "Concede", view, kinds)) : null,
-    );
-  }
-  return h(
-    "section",
-    { class: `duel ${mine ? "yours" : ""}`, id: "duel", dataset: { zone: "duel" }, "aria-labelledby": "duel-title" },
-    h("h2", { id: "duel-title" }, duel.claim ? "Draft contest" : "Challenge"),
-    subjectOf(view, duel),
+/** The plays shown as cards: the newest; older ones are condensed into one line of words. */
+const PLAYS_AS_CARDS = 2;
+
+function playerLabel(view, seat) {
+  return seat === view.seat ? "You" : (view.players[seat].name ?? `Seat ${seat + 1}`);
+}
+
+function playedList(view, plays) {
+  const older = plays.slice(0, Math.max(0, plays.length - PLAYS_AS_CARDS));
+  const newest = plays.slice(older.length);
+  return [
+    older.length
+      ? h(
+          "p",
+          { class: "plays-earlier" },
+          h("span", { class: "earlier-all" }, `Earlier: ${older.map((play) => `${playerLabel(view, play.seat)} ${play.cards.map((c) => kindName(c.kind)).join(" + ")}`).join(" · ")}`),
+          h("span", { class: "earlier-count", "aria-hidden": "true" }, `${older.length} earlier play${older.length === 1 ? "" : "s"}`),
+        )
+      : null,
     h(
       "ol",
-      { class: "plays", "aria-label": "Cards played" },
-      duel.plays.map((play) =>
+      { class: "plays", "aria-label": older.length ? "The newest cards played" : "Cards played" },
+      newest.map((play) =>
         h(
           "li",
           { dataset: { seat: String(play.seat) } },
-          h("strong", {}, play.seat === view.seat ? "You" : view.players[play.seat].name),
-          " played",
-          h("span", { class: "duel-cards" }, play.cards.map((c) => card(c))),
-          h("span", { class: "visually-hidden" }, play.cards.map((c) => kindName(c.kind)).join(" + ")),
+          h("strong", {}, playerLabel(view, play.seat)),
+          h("span", { class: "played-word", "aria-hidden": "true" }, " played"),
+          h("span", { class: "duel-cards", "aria-hidden": "true" }, play.cards.map((c) => card(c))),
+          h("span", { class: "visually-hidden" }, ` played ${play.cards.map((c) => kindName(c.kind)).join(" + ")}`),
         ),
       ),
+    ),
+  ];
+}
+
+/**
+ * The duel panel. The side to answer gets a place ("Your answer") that selected cards go to;
+ * the answers and Concede themselves are buttons in the action bar (js/actionbar.js).
+ */
+export function duelPanel(message, ui, place) {
+  const view = message.view;
+  const duel = view.challenge;
+  const mine = duel.to_answer === view.seat;
+  const answerPlace = mine ? place("duel", "Your answer to the challenge") : null;
+  return h(
+    "section",
+    { class: `duel ${mine ? "yours" : ""}`, id: "duel", dataset: { zone: "duel" }, "aria-labelledby": "duel-title" },
+    h("div", { class: "duel-head" }, h("h2", { id: "duel-title" }, duel.claim ? "Draft contest:" : "Challenge:"), subjectOf(view, duel)),
+    h(
+      "div",
+      { class: "duel-body" },
+      h("div", { class: "duel-plays" }, playedList(view, duel.plays)),
+      answerPlace ? h("button", {
+        type: "button",
+        class: `place answer-place${answerPlace.lit ? " lit" : ""}`,
+        "aria-label": answerPlace.name,
+        "aria-disabled": answerPlace.lit ? "false" : "true",
+        "aria-describedby": answerPlace.lit ? "place-lit-help" : undefined,
+        tabindex: answerPlace.lit ? undefined : "-1",
+        dataset: { place: "duel", focus: "place-duel" },
+        onClick: answerPlace.onActivate,
+      }, h("span", { class: "new-set-slot" }, "Answer")) : null,
     ),
     h(
       "p",
       { class: "duel-need" },
       mine
-        ? `Your answer: ${needText(duel.need)} (${kindName(duel.kind)} or a wild), or concede.`
-        : `Waiting for ${view.players[duel.to_answer].name} to answer with ${needText(duel.need)}, or concede.`,
+        ? `Your answer: ${needWords(duel)}, or concede.`
+        : `Waiting for ${playerLabel(view, duel.to_answer)} to answer with ${needText(duel.need)}, or concede.`,
     ),
-    actions,
   );
 }
 
-export function pendingPanel(message, handlers) {
+/** A Move card turned up on a draft pile: who chooses; the choices are in the action bar. */
+export function pendingPanel(message) {
   const view = message.view;
   const pending = view.pending;
-  const kinds = kindsById(view);
   const mine = pending.chooser === view.seat;
   const target = view.players[pending.target];
   return h(
@@ -112,12 +122,5 @@ export function pendingPanel(message, handlers) {
     { class: "duel pending", "aria-labelledby": "pending-title" },
     h("h2", { id: "pending-title" }, "A Move card turned up"),
     h("p", {}, mine ? `Choose how ${target.name}'s stack moves.` : `Waiting for ${view.players[pending.chooser].name} to choose how ${target.name}'s stack moves.`),
-    mine
-      ? h(
-          "div",
-          { class: "options", role: "group", "aria-label": "Choices" },
-          message.legal.filter((a) => a.type === "choose").map((a) => optionButton(a, describe(a, view, kinds), handlers.act)),
-        )
-      : null,
   );
 }

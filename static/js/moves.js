@@ -1,38 +1,8 @@
 // The server's legal actions and blocked reasons, in words. Nothing here decides what is
-// allowed: the client lists `legal`, filters it by the cards the player selected, and shows
-// `blocked` reasons when the player asks for something that is not in `legal`.
+// allowed: the table lights places from `legal` (js/places.js), lists it in the move menu, and
+// shows `blocked` reasons when the player asks for something that is not in `legal`.
 
-import { kindName } from "./cards.js";
-
-export const ACTION_TYPES = [
-  ["form_set", "Form a set"],
-  ["form_set_discard", "Take the discard"],
-  ["discard", "Discard"],
-  ["improve", "Improve"],
-  ["challenge", "Challenge"],
-  ["swap", "Swap"],
-  ["move", "Move"],
-  ["draft", "Draft"],
-  ["end_turn", "End turn"],
-];
-
-/** The action types each rule set has (RULES.md §2): the others get no button at all. */
-const RULE_SET_LACKS = {
-  simple: new Set(["improve", "swap", "move", "end_turn"]),
-  simple_actions: new Set(["improve", "end_turn"]),
-  advanced: new Set(),
-};
-
-/** Whether the view's rule set (and variant) has this kind of action. */
-export function typeInRules(type, view) {
-  if (type === "draft" && !view.draft) return false;
-  return !RULE_SET_LACKS[view.rules]?.has(type);
-}
-
-export function typeLabel(type) {
-  const found = ACTION_TYPES.find(([key]) => key === type);
-  return found ? found[1] : type;
-}
+import { KINDS, kindName } from "./cards.js";
 
 export function cardsOf(action) {
   if (Array.isArray(action.cards)) return action.cards;
@@ -68,8 +38,12 @@ function possessive(view, seat) {
   return seat === view.seat ? "your" : `${playerName(view, seat)}'s`;
 }
 
+/** Cards in words, the kind's own cards before wilds, so a pair reads the same either way. */
 function cardsText(ids, kinds) {
-  return ids.map((id) => kindName(kinds.get(id))).join(" + ");
+  const wild = (id) => (KINDS[kinds.get(id)]?.group === "asset" ? 0 : 1);
+  const name = (id) => kindName(kinds.get(id));
+  const ordered = [...ids].sort((a, b) => wild(a) - wild(b) || name(a).localeCompare(name(b)));
+  return ordered.map(name).join(" + ");
 }
 
 const DIRECTIONS = {
@@ -118,26 +92,6 @@ export function describe(action, view, kinds = kindsById(view)) {
   }
 }
 
-/** The legal actions that use every selected card (all of them when nothing is selected). */
-export function matching(legal, selected) {
-  if (!selected.size) return legal;
-  return legal.filter((action) => {
-    const cards = cardsOf(action);
-    return [...selected].every((id) => cards.includes(id));
-  });
-}
-
-/** The actions whose words are the same (two Jewelry cards to discard) listed once. */
-export function distinct(actions, view, kinds = kindsById(view)) {
-  const seen = new Set();
-  return actions.filter((action) => {
-    const words = describe(action, view, kinds);
-    if (seen.has(words)) return false;
-    seen.add(words);
-    return true;
-  });
-}
-
 /** The blocked reasons for one action type (optionally one target set), without repeats. */
 export function reasonsFor(blocked, type, where = {}) {
   const reasons = blocked
@@ -155,7 +109,7 @@ export function actionKey(action) {
 
 /**
  * Whether a listed move is the one a hint suggests: the same action, or one told in the same
- * words (a listed move stands for every action with its words, see `distinct`).
+ * words (a listed move stands for every action with its words, see `naturalOrder` in js/places.js).
  */
 export function isHinted(hint, action, words, view, kinds = kindsById(view)) {
   if (!hint) return false;

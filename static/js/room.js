@@ -2,17 +2,21 @@
 // The page keeps the latest state, redraws the table from it, and moves keyboard focus to
 // the control that makes sense after each change.
 
+import { actionBar } from "./actionbar.js";
 import { api, ApiError } from "./api.js";
 import { notifyButton, setYourMove } from "./attention.js";
 import { createChat } from "./chat.js";
 import { h, onLeave, render } from "./dom.js";
 import { gameOver } from "./gameover.js";
 import { createMotion } from "./motion.js";
-import { describe, reasonsFor, typeLabel } from "./moves.js";
+import { createDrag } from "./drag.js";
+import { describe, kindsById, reasonsFor } from "./moves.js";
+import { optionButton } from "./movemenu.js";
+import { litPlaces, naturalOrder } from "./places.js";
 import { forgetSeat, seatIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { muteButton, play } from "./sound.js";
-import { statusLine, tableView } from "./table.js";
+import { tableView } from "./table.js";
 import { waitingRoom } from "./waiting.js";
 
 const RECORD_RETRY_MS = [300, 600, 1000, 2000, 3000, 5000, 8000];
@@ -60,7 +64,8 @@ export function roomPage(main, code, { navigate }) {
     room: null,
     message: null,
     selected: new Set(),
-    filter: null,
+    chooser: null,
+    menuOpen: false,
     notice: null,
     connection: "connecting",
     gone: null,
@@ -73,6 +78,8 @@ export function roomPage(main, code, { navigate }) {
     overShown: null,
     hint: null,
     hintAsked: false,
+    focusVersion: null,
+    focusMode: "",
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -93,10 +100,15 @@ export function roomPage(main, code, { navigate }) {
       if (ui.hint && message.version > ui.hint.version) ui.hint = null;
       const hand = new Set(message.view.hand.map((c) => c.id));
       ui.selected = new Set([...ui.selected].filter((id) => hand.has(id)));
-      if (ui.filter && !message.legal.some((a) => a.type === ui.filter.type)) ui.filter = null;
+      // Opened lists, the move menu and a chooser belong to the state they were opened in.
+      if (!before || message.version !== before.version) {
+        ui.expanded.clear();
+        ui.menuOpen = false;
+        ui.chooser = null;
+        drag.clear();
+      }
       if (message.ref !== null && message.ref !== undefined) {
         ui.selected.clear();
-        ui.filter = null;
         ui.notice = null;
       }
       draw(entries);
@@ -118,10 +130,11 @@ export function roomPage(main, code, { navigate }) {
         return;
       }
       ui.hint = message;
-      // Every move listed again, so the suggested one is among the buttons; focus goes to it.
+      // The move menu opens on every move, the suggested one marked; focus goes to it.
       ui.selected.clear();
-      ui.filter = null;
+      ui.chooser = null;
       ui.notice = null;
+      ui.menuOpen = true;
       draw();
       mainSlot.querySelector("button.option.suggested")?.focus();
     },
@@ -140,10 +153,20 @@ export function roomPage(main, code, { navigate }) {
 
   const chat = createChat({ send: (text) => socket.send({ type: "chat", text }), canChat: Boolean(seat) });
   const motion = createMotion();
+  const drag = createDrag({
+    litFor: (ids) => (ui.message ? [...litPlaces(ui.message.legal, ids, ui.message.view.seat).keys()] : []),
+    onDrop(ids, key) {
+      ui.selected = new Set(ids);
+      handlers.playAt(key);
+    },
+    onTap: (id) => handlers.toggleCard(id),
+  });
   const mainSlot = h("div", { class: "room-main" });
   const side = sideColumn();
   const tools = h("span", { class: "table-tools" }, muteButton(), notifyButton());
   for (const [index, button] of [...tools.children].entries()) button.dataset.focus = `tool-${index}`;
+  const rulesNote = h("span", { class: "rules-note" });
+  const tableInfo = h("div", { class: "table-info" }, rulesNote, tools);
   const container = h("div", { class: "room-page" }, mainSlot, side.element);
   main.replaceChildren(container);
   main.classList.add("wide");
@@ -155,6 +178,7 @@ export function roomPage(main, code, { navigate }) {
     clearInterval(clockTimer);
     setYourMove(false);
     motion.clear();
+    drag.clear();
     main.classList.remove("wide");
   });
 
@@ -261,46 +285,94 @@ export function roomPage(main, code, { navigate }) {
     draw();
   }
 
+  /** Why the selected cards cannot go to a place, from the server's `blocked` reasons. */
+  function whyNot(key) {
+    const message = ui.message;
+    const view = message.view;
+    if (!view.to_act.includes(view.seat)) return "It is not your move.";
+    const [kind, seatText, depthText] = key.split(":");
+    const rivalSet = kind === "set" && Number(seatText) !== view.seat;
+    let reasons = [];
+    if (rivalSet) reasons = reasonsFor(message.blocked, "challenge", { target: Number(seatText), depth: Number(depthText) });
+    else if (key === "new-set") reasons = reasonsFor(message.blocked, "form_set");
+    else if (key === "discard") reasons = reasonsFor(message.blocked, "discard");
+    else if (kind === "set") reasons = reasonsFor(message.blocked, "improve");
+    else if (key === "duel") reasons = reasonsFor(message.blocked, "answer");
+    if (rivalSet && reasons.length) return `You cannot challenge that set: ${reasons.join(" ")}`;
+    if (!ui.selected.size) return "Select cards in your hand first, then press where they go (or drag them there).";
+    return `No move puts the selected cards there. ${reasons.join(" ")}`.trim();
+  }
+
   const handlers = {
-    act,
+    act(action) {
+      ui.chooser = null;
+      ui.menuOpen = false;
+      act(action);
+    },
     toggleCard(id) {
       if (ui.selected.has(id)) ui.selected.delete(id);
       else ui.selected.add(id);
       ui.notice = null;
+      ui.chooser = null;
       draw();
     },
     toggleStack(seatNumber) {
       if (ui.expanded.has(seatNumber)) ui.expanded.delete(seatNumber);
-      else ui.expanded.add(seatNumber);
-      draw();
-    },
-    pickType(type, available) {
-      const message = ui.message;
-      if (!available) {
-        const reasons = reasonsFor(message.blocked, type);
-        ui.notice = { kind: "info", text: `${typeLabel(type)} is not possible now: ${reasons.join(" ") || "no legal way to do it."}` };
-        ui.filter = null;
-      } else {
-        ui.filter = ui.filter?.type === type && ui.filter.target === undefined ? null : { type };
-        ui.notice = null;
+      else {
+        ui.expanded.clear();
+        ui.expanded.add(seatNumber);
       }
       draw();
     },
-    pickSet(target, depth) {
+    /** A place pressed (or a card dropped on it): its one move, or a chooser for several. */
+    playAt(key) {
       const message = ui.message;
-      const possible = message.legal.some((a) => a.type === "challenge" && a.target === target && a.depth === depth);
-      if (possible) {
-        ui.filter = { type: "challenge", target, depth };
-        ui.notice = null;
-      } else {
-        const reasons = reasonsFor(message.blocked, "challenge", { target, depth });
-        const name = message.view.players[target].name;
-        ui.notice = { kind: "info", text: `You cannot challenge that set of ${name}: ${reasons.join(" ") || "no legal challenge uses it."}` };
-        ui.filter = null;
+      const actions = litPlaces(message.legal, ui.selected, message.view.seat).get(key);
+      if (!actions) {
+        ui.notice = { kind: "info", text: whyNot(key) };
+        ui.chooser = null;
+        draw();
+        return;
       }
+      const moves = naturalOrder(actions, message.view);
+      if (moves.length === 1) {
+        handlers.act(moves[0].action);
+        return;
+      }
+      ui.notice = null;
+      ui.chooser = key;
       draw();
+      mainSlot.querySelector(".chooser button.option")?.focus();
     },
+    /** The move menu is about to open or close (its button, Escape, a press elsewhere). */
+    menuToggled(open, menu) {
+      if (open) placePopover(menu);
+      ui.menuOpen = open;
+      mainSlot.querySelector(".menu-toggle")?.setAttribute("aria-expanded", String(open));
+    },
+    startDrag(event, id) {
+      if (ui.message && ui.message.view.to_act.includes(ui.message.view.seat)) drag.start(event, id, ui.selected);
+    },
+    wasDragged: (event) => drag.wasDragged(event),
   };
+
+  /** The small list of moves next to a place that several legal moves fit. */
+  function chooser(message) {
+    if (!ui.chooser) return null;
+    const actions = litPlaces(message.legal, ui.selected, message.view.seat).get(ui.chooser);
+    if (!actions) return null;
+    const kinds = kindsById(message.view);
+    const element = h(
+      "div",
+      { class: "chooser", popover: "auto", role: "group", "aria-label": "Which move?", dataset: { openPopover: "chooser", anchor: ui.chooser } },
+      h("p", { class: "chooser-title", "aria-hidden": "true" }, "Which move?"),
+      h("div", { class: "options" }, naturalOrder(actions, message.view, kinds).map(({ action, words }) => optionButton(action, words, handlers.act))),
+    );
+    element.addEventListener("toggle", (event) => {
+      if (event.newState === "closed" && element.isConnected) ui.chooser = null;
+    });
+    return element;
+  }
 
   function connectionBanner() {
     if (ui.gone) return h("p", { class: "notice error", role: "alert" }, ui.gone, " ", h("a", { href: "/" }, "Back to the lobby"));
@@ -338,27 +410,30 @@ export function roomPage(main, code, { navigate }) {
   function hintLine(view) {
     if (!ui.hint || !isMine(view)) return null;
     const chance = ui.hint.win_chance === null ? "the only choice" : `about ${Math.round(ui.hint.win_chance * 100)}% chance to win`;
-    return h("p", { class: "notice info hint-line", role: "status", dataset: { testid: "hint" } }, `Suggested: ${describe(ui.hint.action, view)} (${chance}).`);
+    return h("p", { class: "bar-note hint-line", role: "status", dataset: { testid: "hint" } }, `Suggested: ${describe(ui.hint.action, view)} (${chance}).`);
   }
 
-  function noticeLine() {
-    return ui.notice ? h("p", { class: `notice ${ui.notice.kind}`, role: "alert", dataset: { testid: "notice" } }, ui.notice.text) : null;
+  function noticeLine(place = "") {
+    return ui.notice ? h("p", { class: `notice ${ui.notice.kind} ${place}`.trim(), role: "alert", dataset: { testid: "notice" } }, ui.notice.text) : null;
   }
 
   function tablePage(message) {
     const view = message.view;
     const host = seat && ui.room.host === seat.seat;
+    const roundInfo = view.rounds && view.rounds.condition !== 1 ? ` · Round ${view.round + 1}` : "";
+    // The rule set and the sound and notification switches sit above the log and chat (in
+    // their drawer on a phone), leaving the action bar to the game.
+    rulesNote.textContent = `${view.rules.replace("_", " + ")} rules${roundInfo}`;
+    side.element.prepend(tableInfo);
     return h(
       "div",
       { class: "table-page" },
       h("h1", { class: "visually-hidden" }, ui.room.options.room_name),
-      h("header", { class: "table-head" }, statusLine(view), hintButton(view), tools),
-      noticeLine(),
-      hintLine(view),
       h(
         "div",
         { class: "table-board" },
         tableView(message, ui, handlers),
+        chooser(message),
         view.over
           ? gameOver(view, {
               finished: ui.finished,
@@ -367,6 +442,13 @@ export function roomPage(main, code, { navigate }) {
             })
           : null,
       ),
+      view.over
+        ? null
+        : actionBar(message, ui, handlers, {
+            notice: noticeLine("bar-note"),
+            hint: hintLine(view),
+            extras: [h("span", { class: "clock", role: "timer", "aria-label": "Time left" }), hintButton(view)],
+          }),
     );
   }
 
@@ -376,7 +458,8 @@ export function roomPage(main, code, { navigate }) {
     if (!view) return null;
     if (view.over) return mainSlot.querySelector("#over-title");
     if (isMine(view)) {
-      for (const selector of ["button.option.suggested", "#duel button.option", ".duel.pending button.option", ".moves .options button.option", ".moves .chips button"]) {
+      const first = view.challenge || view.pending ? [".bar-buttons > button.option"] : [".hand button.hand-card"];
+      for (const selector of ["button.option.suggested", ".chooser:popover-open button.option", ".move-menu:popover-open button.option", ...first, ".bar-buttons > button.option", ".menu-toggle"]) {
         const control = mainSlot.querySelector(selector);
         if (control) return control;
       }
@@ -386,8 +469,19 @@ export function roomPage(main, code, { navigate }) {
 
   function placeFocus() {
     const active = document.activeElement;
+    const version = ui.message?.version;
     const lost = !active || active === document.body || active === main || !active.isConnected;
-    const parked = active?.matches?.(".turn-status, #over-title") && mainSlot.contains(active);
+    // A place played on keeps its focus only until the state it was played in is gone.
+    const view = ui.message?.view;
+    const mode = view ? `${isMine(view)}|${Boolean(view.challenge)}|${Boolean(view.pending)}` : "";
+    // A place or a bar button keeps the focus only in the state it was used in; a hand card
+    // keeps it while the kind of move asked for (your turn, your answer, none) stays the same.
+    const played =
+      (version !== ui.focusVersion && active?.matches?.(".felt .place, .bar-buttons > button.option")) ||
+      (mode !== ui.focusMode && active?.matches?.(".hand-card"));
+    ui.focusVersion = version;
+    ui.focusMode = mode;
+    const parked = (active?.matches?.(".turn-status, #over-title") || played) && mainSlot.contains(active);
     if (!lost && !parked) return;
     const target = sensibleControl();
     if (target && target !== active) target.focus({ preventScroll: !window.matchMedia("(max-width: 719px)").matches });
@@ -400,6 +494,49 @@ export function roomPage(main, code, { navigate }) {
     ui.overShown = ui.message.version;
     panel.scrollIntoView({ block: "start" });
     panel.querySelector("#over-title").focus({ preventScroll: true });
+  }
+
+  /** Place a popover (a stack's list, the move menu, a chooser) so that it never covers the
+   * duel, your hand or the action bar: lists over the rivals and the centre, the menu above
+   * the bar, a chooser next to its place. */
+  function placePopover(popover) {
+    const felt = mainSlot.querySelector(".felt");
+    if (!felt) return;
+    const kind = popover.dataset.openPopover ?? "menu";
+    const feltBox = felt.getBoundingClientRect();
+    let box = { left: feltBox.left + 6, width: feltBox.width - 12, top: feltBox.top + 6, bottom: feltBox.bottom - 6 };
+    if (kind === "stack") {
+      const blockers = [mainSlot.querySelector("#duel"), mainSlot.querySelector(".player.you")].filter(Boolean).map((el) => el.getBoundingClientRect().top);
+      const owner = popover.closest(".player");
+      box.bottom = Math.min(box.bottom, ...blockers) - 4;
+      // Under the rivals' row when there is room for a few sets, else from the felt's top.
+      const under = owner && !owner.matches(".you") ? owner.getBoundingClientRect().bottom + 4 : box.top;
+      if (box.bottom - under >= 150) box.top = under;
+    } else if (kind === "menu") {
+      const bar = mainSlot.querySelector(".action-bar");
+      if (bar) box.bottom = bar.getBoundingClientRect().top - 4;
+    } else if (kind === "chooser") {
+      const anchor = mainSlot.querySelector(`[data-place="${CSS.escape(popover.dataset.anchor)}"]`)?.getBoundingClientRect();
+      if (anchor) {
+        const width = Math.min(300, innerWidth - 8);
+        box = { left: Math.max(4, Math.min(anchor.left, innerWidth - width - 4)), width, top: anchor.bottom + 4, bottom: innerHeight - 4 };
+        if (anchor.bottom > innerHeight / 2) box = { ...box, top: 4, bottom: anchor.top - 4 };
+      }
+    }
+    const style = popover.style;
+    style.setProperty("left", `${Math.round(box.left)}px`);
+    style.setProperty("width", `${Math.round(box.width)}px`);
+    const fromTop = kind === "stack" || (kind === "chooser" && box.top > 4);
+    style.setProperty(fromTop ? "top" : "bottom", `${Math.round(fromTop ? box.top : innerHeight - box.bottom)}px`);
+    style.setProperty("max-height", `${Math.max(80, Math.round(box.bottom - box.top))}px`);
+  }
+
+  /** Show the popovers that the page keeps open across redraws of one state. */
+  function openPopovers() {
+    for (const popover of mainSlot.querySelectorAll("[data-open-popover]")) {
+      placePopover(popover);
+      popover.showPopover();
+    }
   }
 
   /** Redraw the page; `entries` are the log entries new in this state (motion plays them). */
@@ -417,7 +554,9 @@ export function roomPage(main, code, { navigate }) {
       tableShown = true;
     }
     container.classList.toggle("at-table", tableShown);
+    if (!tableShown) tableInfo.remove();
     render(mainSlot, parts);
+    openPopovers();
     motion.update(mainSlot, before, entries);
     side.update(tableShown ? ui.message.view : null);
     placeFocus();

@@ -1,7 +1,7 @@
 // A player's place at the table: name, badges, hand (backs for rivals, faces in a replay) and
 // stack. The top set is drawn large and face up; the sets below collapse into a strip.
 
-import { kindName } from "./cards.js";
+import { kindName, shortName } from "./cards.js";
 import { cardBack, cardFace } from "./cardface.js";
 import { h, money } from "./dom.js";
 
@@ -36,17 +36,24 @@ function stateBadge(set) {
   return h("span", { class: `badge ${set.exposed ? "exposed" : "protected"}` }, set.exposed ? "exposed" : "protected");
 }
 
-/** A set that a rival may pick to challenge becomes a button; any other set is plain. */
-function pickable(element, set, depth, seat, onPick) {
-  if (!onPick) return element;
+/**
+ * A set that is a place on the table (a top set to challenge, improve, swap or move onto)
+ * becomes a button; `place(seat, depth, set)` says how (see table.js), or null: a plain set.
+ */
+function asPlace(element, set, depth, seat, place) {
+  const spec = place ? place(seat, depth, set) : null;
+  if (!spec) return element;
   return h(
     "button",
     {
       type: "button",
-      class: "set-pick",
-      "aria-label": `${setWords(set, depth)}: challenge it`,
-      dataset: { focus: `set-${seat}-${depth}` },
-      onClick: () => onPick(seat, depth),
+      class: `set-pick place${spec.lit ? " lit" : ""}`,
+      "aria-label": spec.name,
+      "aria-disabled": spec.lit ? "false" : "true",
+      "aria-describedby": spec.lit ? "place-lit-help" : undefined,
+      tabindex: spec.lit ? undefined : "-1",
+      dataset: { focus: `set-${seat}-${depth}`, place: spec.key },
+      onClick: spec.onActivate,
     },
     element,
   );
@@ -56,45 +63,56 @@ function setAttributes(set, index, depth) {
   return { set: String(index), depth: String(depth), kind: set.kind };
 }
 
-/** The top set (or any set in the expanded list): every card face up, value and state. */
-function fullSet(set, index, depth, seat, onPick, size) {
+/** The top set (or any set in the opened list): every card face up, its kind, value and state. */
+function fullSet(set, index, depth, seat, place, size) {
   const body = h(
     "span",
-    { class: `set ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), ...(onPick ? {} : { role: "group", "aria-label": setWords(set, depth) }) },
+    { class: `set ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), ...(place ? {} : { role: "group", "aria-label": setWords(set, depth) }) },
     h("span", { class: "set-cards" }, set.cards.map((c) => card(c, { size }))),
-    h("span", { class: "set-meta" }, h("span", { class: "set-value" }, money(set.value)), stateBadge(set)),
+    h(
+      "span",
+      { class: "set-meta", "aria-hidden": place ? "true" : undefined },
+      h("span", { class: "set-kind" }, kindName(set.kind)),
+      h("span", { class: "set-value" }, money(set.value)),
+      stateBadge(set),
+    ),
   );
-  return pickable(body, set, depth, seat, onPick);
+  return asPlace(body, set, depth, seat, place);
 }
 
 /** A set below the top, collapsed: its kind's mark and value, with its state. */
-function setChip(set, index, depth, seat, onPick) {
+function setChip(set, index, depth, seat, place) {
   const chip = h(
     "span",
     { class: `set-chip ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), title: setWords(set, depth) },
     h("span", { class: "visually-hidden" }, setWords(set, depth)),
-    h("span", { "aria-hidden": "true" }, `${kindName(set.kind)} ${shortMoney(set.value)}`),
+    h("span", { "aria-hidden": "true" }, `${shortName(set.kind)} ${shortMoney(set.value)}`),
   );
-  return pickable(chip, set, depth, seat, onPick);
+  return asPlace(chip, set, depth, seat, place);
 }
 
+/** The sets below the top shown as chips in the strip; the rest are counted, and listed when opened. */
+const CHIPS_SHOWN = 1;
+
 /**
- * A stack (`data-zone="stack"`): the top set large, the sets below in a strip of chips that a
- * tap opens into a list of those sets drawn in full. Each set is drawn once (top, chip or list
- * entry), so `data-set`/`data-depth` and `data-card` name one element each. `expanded` and
- * `onExpand(seat)` keep the list open across redraws; without `onExpand` it opens in place.
+ * A stack (`data-zone="stack"`): the top set large, the next sets below it as chips in a strip
+ * whose button (`+N sets`) opens every set below the top, drawn in full. Each set is drawn once
+ * (top, chip or list entry), so `data-set`/`data-depth` and `data-card` name one element each.
+ * At the table (`onExpand(seat)` given) the opened list is a popover that the page shows after
+ * rendering and closes with the next state; without `onExpand` it opens in place. `leading`
+ * is put first in the stack (your "new set" place).
  */
 export function stackZone(player, options = {}) {
-  const { onPick = null, expanded = false, onExpand = null, size = "set" } = options;
+  const { place = null, expanded = false, onExpand = null, size = "set", leading = null } = options;
   const stack = player.stack;
   const seat = player.seat;
   const count = stack.length;
-  const zone = h("div", { class: "stack", dataset: { zone: "stack" }, "aria-label": `Stack of ${count} set${count === 1 ? "" : "s"}, top set first` });
+  const zone = h("div", { class: "stack", dataset: { zone: "stack" }, "aria-label": `Stack of ${count} set${count === 1 ? "" : "s"}, top set first` }, leading);
   if (!count) {
     zone.append(h("span", { class: "empty" }, "No sets yet"));
     return zone;
   }
-  zone.append(fullSet(stack[count - 1], count - 1, 0, seat, onPick, size));
+  zone.append(fullSet(stack[count - 1], count - 1, 0, seat, place, size));
   if (count === 1) return zone;
   const listId = `stack-list-${seat}`;
   const toggle = h(
@@ -104,6 +122,7 @@ export function stackZone(player, options = {}) {
       class: "strip-toggle small",
       "aria-expanded": expanded ? "true" : "false",
       "aria-controls": listId,
+      "aria-label": `${expanded ? "Close" : "Show"} the ${count - 1} set${count === 2 ? "" : "s"} below the top`,
       dataset: { focus: `strip-${seat}` },
       onClick: () => {
         if (onExpand) onExpand(seat);
@@ -114,14 +133,25 @@ export function stackZone(player, options = {}) {
   );
   const below = [];
   for (let index = count - 2; index >= 0; index -= 1) below.push({ set: stack[index], index, depth: count - 1 - index });
-  const body = expanded
-    ? h(
-        "ol",
-        { class: "stack-list", id: listId, "aria-label": "The sets below the top" },
-        below.map(({ set, index, depth }) => h("li", {}, h("span", { class: "set-where" }, where(depth)), fullSet(set, index, depth, seat, onPick, "mini"))),
-      )
-    : h("span", { class: "strip-chips", id: listId }, below.map(({ set, index, depth }) => setChip(set, index, depth, seat, onPick)));
-  zone.append(h("div", { class: "strip" }, toggle, body));
+  if (expanded) {
+    const list = h(
+      "ol",
+      { class: "stack-list", id: listId, "aria-label": `${player.name ?? "The"} sets below the top` },
+      below.map(({ set, index, depth }) => h("li", {}, h("span", { class: "set-where" }, where(depth)), fullSet(set, index, depth, seat, place, "mini"))),
+    );
+    if (onExpand) {
+      // Manual: it stays open until its button, Escape or the next state closes it.
+      list.setAttribute("popover", "manual");
+      list.dataset.openPopover = "stack";
+      list.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") onExpand(seat);
+      });
+    }
+    zone.append(h("div", { class: "strip" }, toggle), list);
+    return zone;
+  }
+  const chips = below.slice(0, CHIPS_SHOWN).map(({ set, index, depth }) => setChip(set, index, depth, seat, place));
+  zone.append(h("div", { class: "strip" }, toggle, h("span", { class: "strip-chips", id: listId }, chips)));
   return zone;
 }
 
@@ -138,8 +168,8 @@ function seatBadges(view, player, { toAct, info }) {
 
 /**
  * One player's area (`data-seat`): head, hand zone and stack zone. Options: `toAct`, `info`
- * (the room summary's seat), `onPickSet`, `hand` (face-up cards, for a replay), `expanded`,
- * `onExpand`, `children` (more content: your own hand and moves).
+ * (the room summary's seat), `place` (sets as places, see stackZone), `hand` (face-up cards,
+ * for a replay), `expanded`, `onExpand`, `leading`, `children` (more: your own hand).
  */
 export function playerPanel(view, player, options = {}) {
   const isYou = player.seat === view.seat;
@@ -149,7 +179,11 @@ export function playerPanel(view, player, options = {}) {
   if (options.toAct) classes.push("to-act");
   let hand = null;
   if (options.hand) hand = h("div", { class: "open-hand", dataset: { zone: "hand" }, "aria-label": "Hand" }, options.hand.map((c) => card(c)));
-  else if (!isYou) hand = h("div", { class: "rival-hand", dataset: { zone: "hand" } }, backs(player.hand_size, { label: `${player.hand_size} card${player.hand_size === 1 ? "" : "s"} in hand` }));
+  else if (!isYou) {
+    // A compact table shows the count in words instead of the backs (css/style.css).
+    const count = `${player.hand_size} card${player.hand_size === 1 ? "" : "s"}`;
+    hand = h("div", { class: "rival-hand", dataset: { zone: "hand" } }, backs(player.hand_size, { label: `${count} in hand` }), h("span", { class: "hand-count", "aria-hidden": "true" }, count));
+  }
   return h(
     "section",
     { class: classes.join(" "), "aria-label": `${name}${isYou ? " (you)" : ""}`, dataset: { seat: String(player.seat) } },
@@ -157,14 +191,14 @@ export function playerPanel(view, player, options = {}) {
       "header",
       { class: "player-head" },
       h("strong", { class: "player-name" }, name, isYou ? " (you)" : ""),
-      seatBadges(view, player, options),
+      h("span", { class: "badges" }, seatBadges(view, player, options)),
       h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash)),
     ),
     h(
       "div",
       { class: "player-body" },
       hand,
-      stackZone(player, { onPick: isYou ? null : options.onPickSet, expanded: options.expanded, onExpand: options.onExpand, size: options.size }),
+      stackZone(player, { place: options.place, expanded: options.expanded, onExpand: options.onExpand, size: options.size, leading: options.leading }),
     ),
     options.children,
   );

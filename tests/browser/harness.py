@@ -37,7 +37,8 @@ MOST_TURNS = 400
 """More actions than any game needs: a loop that reaches it means the game never ended."""
 
 OpenPage = Callable[..., Page]
-"""``open_page(width=…, height=…)``: a new page in a browser context of its own."""
+"""``open_page(width=…, height=…, touch=False)``: a new page in a browser context of its own
+(``touch``: a touch screen, for ``tap()``)."""
 
 
 @dataclass(frozen=True)
@@ -146,12 +147,24 @@ def wait_for_next_state(page: Page, version: str) -> None:
     expect(page.locator(f'.felt:not([data-version="{version}"])')).to_be_visible()
 
 
+def take_listed_move(page: Page, *, prefer: str = "") -> None:
+    """Open the move menu ("All moves") and press the first move listed, or the first whose
+    words start with ``prefer`` (when there is one)."""
+    menu = page.locator(".move-menu")
+    if not menu.is_visible():
+        page.get_by_test_id("all-moves").click()
+    options = menu.locator("button.option")
+    expect(options.first).to_be_visible()
+    preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
+    (preferred.first if preferred and preferred.count() else options.first).click()
+
+
 def play_until_over(
     page: Page, *, prefer: str = "", on_turn: Callable[[Page], None] | None = None
 ) -> int:
     """Take a legal move every time it is this seat's move, to the end of the game: the first
-    offered, or the first whose words start with ``prefer``. ``on_turn(page)`` runs before each
-    move. Returns the number of moves."""
+    in the move menu, or the first whose words start with ``prefer``. ``on_turn(page)`` runs
+    before each move. Returns the number of moves."""
     over = page.get_by_role("heading", name="Game over")
     my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
     for moves in range(MOST_TURNS):
@@ -161,47 +174,31 @@ def play_until_over(
         if on_turn:
             on_turn(page)
         version = table_version(page)
-        options = page.locator("button.option")
-        preferred = options.filter(has_text=re.compile(f"^{re.escape(prefer)}")) if prefer else None
-        (preferred.first if preferred and preferred.count() else options.first).click()
+        take_listed_move(page, prefer=prefer)
         wait_for_next_state(page, version)
     raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
 
 
-LAYOUT_WATCH = """
-(() => {
-  const wholeTable = %s;
-  const problems = [];
-  window.layoutProblems = problems;
-  const outside = (el) => {
-    const r = el.getBoundingClientRect();
-    return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth;
-  };
-  const check = () => {
-    const felt = document.querySelector(".felt");
-    const at = felt ? `state ${felt.dataset.version}` : location.pathname;
-    const sideways = document.documentElement.scrollWidth - innerWidth;
-    if (sideways > 0) problems.push(`${at}: the page scrolls sideways by ${sideways} px`);
-    if (!wholeTable || !felt) return;
-    const below = document.documentElement.scrollHeight - innerHeight;
-    if (below > 0) problems.push(`${at}: the page scrolls down by ${below} px`);
-    for (const selector of [".turn-status", ".player.you [data-zone='hand']", ".moves", "#duel"]) {
-      const el = document.querySelector(selector);
-      if (el && outside(el)) problems.push(`${at}: ${selector} is not inside the window`);
-    }
-  };
-  new MutationObserver(check).observe(document, { childList: true, subtree: true });
-})();
-"""
+LAYOUT_WATCH = (Path(__file__).parent / "layout_watch.js").read_text()
 
 
 def watch_layout(page: Page, *, whole_table_in_view: bool) -> None:
-    """After every change to the page's DOM (every state rendered), note if the page scrolls
-    sideways; with ``whole_table_in_view``, also if the page scrolls down or the status line,
-    your hand, your moves or the duel lie outside the window. Read with layout_problems()."""
-    page.add_init_script(LAYOUT_WATCH % ("true" if whole_table_in_view else "false"))
+    """After every change to the page's DOM, note if the page scrolls sideways; with
+    ``whole_table_in_view``, once per state shown (and per selection or opened list): if the page
+    scrolls down, if the prompt, the last move, the duel or a bar's End turn, Answer or Concede
+    lies outside the window, and if any text of the table is clipped by a box around it, cut by
+    its own box, or covered by another element (``elementFromPoint`` at its centre). Read with
+    layout_problems()."""
+    script = LAYOUT_WATCH.replace("WHOLE_TABLE", "true" if whole_table_in_view else "false")
+    page.add_init_script(script)
 
 
 def layout_problems(page: Page) -> list[str]:
     problems: list[str] = page.evaluate("window.layoutProblems")
     return problems
+
+
+def layout_checks(page: Page) -> int:
+    """How many table states the layout watch has checked."""
+    checks: int = page.evaluate("window.layoutChecks")
+    return checks

@@ -22,6 +22,8 @@ from app.transport import server_options
 
 DUEL_ROOM = "Duel table"
 STEAL_ROOM = "Steal table"
+LONG_DUEL_ROOM = "Long duel table"
+BIG_STACK_ROOM = "Big stack table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -48,6 +50,42 @@ DEALS: dict[str, dict[str, Any]] = {
         "stacks": [
             [["yacht", "yacht"]],
             [["coins", "coins"], ["guitar", "guitar"]],
+        ],
+    },
+    # Three seats, seat 0 first: Ann holds four guitars and two wilds, Bea three guitars and
+    # three wilds, and Bea's top Vintage Guitar set is exposed, so Ann's challenge of it can go
+    # on for a dozen plays. Seat 2 (an AI) has an ordinary hand.
+    LONG_DUEL_ROOM: {
+        "dealer": 2,
+        "hands": [
+            ["guitar", "guitar", "guitar", "guitar", "gold_bar", "silver_bar"],
+            ["guitar", "guitar", "guitar", "silver_bar", "silver_bar", "gold_bar"],
+            ["jewelry", "stocks", "fine_art", "yacht", "piggy_bank", "mansion"],
+        ],
+        "stacks": [[["yacht", "yacht"]], [["coins", "coins"], ["guitar", "guitar"]], []],
+    },
+    # Seat 1 (an AI) starts with eleven sets in its stack: the table must still fit.
+    BIG_STACK_ROOM: {
+        "dealer": 1,
+        "hands": [
+            ["guitar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
+            ["guitar", "coins", "racehorse", "sports_car", "mansion", "piggy_bank"],
+        ],
+        "stacks": [
+            [["guitar", "guitar"]],
+            [
+                ["coins", "coins"],
+                ["piggy_bank", "piggy_bank"],
+                ["jewelry", "jewelry"],
+                ["stocks", "stocks"],
+                ["sports_car", "sports_car"],
+                ["racehorse", "racehorse"],
+                ["fine_art", "fine_art"],
+                ["yacht", "yacht"],
+                ["mansion", "mansion"],
+                ["piggy_bank", "piggy_bank", "piggy_bank"],
+                ["coins", "coins", "silver_bar"],
+            ],
         ],
     },
 }

@@ -557,9 +557,8 @@ def steal_a_set(page: Page, server: Server) -> None:
     """Ann sits at the steal table against an AI and challenges its unanswerable top set."""
     seat_at_new_table(page, server, room_name=STEAL_ROOM, seats=2)
     page.evaluate(PAUSE_STEALS_JS)
-    page.get_by_role(
-        "button", name=re.compile(r"^Challenge .*top Vintage Guitar set with Vintage Guitar")
-    ).click()
+    page.locator('.hand .hand-card[data-kind="guitar"]').click()
+    page.get_by_role("button", name=re.compile(r"^Easy Bot's top set: Vintage Guitar")).click()
 
 
 def test_a_stolen_set_flies_to_the_winner_in_a_real_game(

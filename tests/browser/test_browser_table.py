@@ -1,5 +1,7 @@
-"""The table at a laptop's and a phone's size: a whole game against three AI players fits the
-screen at every state, the game over panel comes into view by itself, and a whole game can be
+"""The table on one screen at a laptop's and a phone's size, whole games against AI players: six
+players, a rival with eleven sets, a duel of nine plays. At every state the page does not
+scroll, no text of the table is clipped or covered, and the prompt, the last move and the
+bar's End turn, Answer and Concede are in view (``watch_layout``). And a whole game can be
 played with the keyboard alone."""
 
 from __future__ import annotations
@@ -15,36 +17,56 @@ from tests.browser.harness import (
     Server,
     add_ai_players,
     create_room,
+    layout_checks,
     layout_problems,
     play_until_over,
     screenshot,
     table_version,
+    take_listed_move,
     wait_for_next_state,
     watch_layout,
 )
+from tests.browser.server import BIG_STACK_ROOM, LONG_DUEL_ROOM
 
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
+EDGE = {"x": 8, "y": 40}
+"""Where to press a hand card: near its left edge, the part a fanned hand always shows."""
 MID_GAME_MOVE = 6
 """The move before which the mid-game screenshot is taken."""
 MOST_TABS = 40
-"""More Tab presses than it takes to go from a hand card to the moves."""
+"""More Tab presses than it takes to go from a hand card to the move menu's button."""
+DUEL_PLAYS = 9
+"""The plays of the long duel: the challenge and eight answers."""
 
 
-def start_against_three_ai(page: Page, server: Server) -> None:
-    create_room(page, server, name="Ann", seats=4)
-    add_ai_players(page, 3)
+def start_against_ai(page: Page, server: Server, ais: int, *, room_name: str = "") -> None:
+    create_room(page, server, name="Ann", seats=ais + 1, room_name=room_name)
+    add_ai_players(page, ais)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".hand-card").first).to_be_visible()
 
 
+def assert_fits(page: Page, *, states: int) -> None:
+    problems = layout_problems(page)
+    assert not problems, "\n".join(problems[:40])
+    assert layout_checks(page) >= states, "the layout watch did not check the states shown"
+
+
+def finish_and_check_game_over(page: Page, size: str) -> None:
+    winner = page.get_by_test_id("winner")
+    expect(winner).to_contain_text(re.compile(r"wins?!|share the win!"))
+    expect(page.get_by_role("heading", name="Game over")).to_be_in_viewport()
+    expect(winner).to_be_in_viewport()
+    expect(page.locator("[data-motion]")).to_have_count(0)
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_a_whole_game_against_three_ai_fits_the_screen(
-    open_page: OpenPage, server: Server, size: str
-) -> None:
+def test_a_six_player_game_fits_the_screen(open_page: OpenPage, server: Server, size: str) -> None:
     width, height = SIZES[size]
     page = open_page(width=width, height=height)
-    watch_layout(page, whole_table_in_view=size == "laptop")
-    start_against_three_ai(page, server)
+    watch_layout(page, whole_table_in_view=True)
+    start_against_ai(page, server, 5)
+    expect(page.locator(".rivals .player")).to_have_count(5)
     turns = 0
 
     def on_turn(page: Page) -> None:
@@ -52,20 +74,140 @@ def test_a_whole_game_against_three_ai_fits_the_screen(
         turns += 1
         if turns == MID_GAME_MOVE:
             expect(page.locator("[data-motion]")).to_have_count(0)  # no card in flight
-            screenshot(page, f"table-{size}", full_page=size == "phone")
+            screenshot(page, f"table-six-{size}", as_seen=True)
 
-    assert play_until_over(page, on_turn=on_turn) >= MID_GAME_MOVE
-    winner = page.get_by_test_id("winner")
-    expect(winner).to_contain_text(re.compile(r"wins?!|share the win!"))
-    expect(page.get_by_role("heading", name="Game over")).to_be_in_viewport()
-    expect(winner).to_be_in_viewport()
-    expect(page.locator(".game-over svg.chart polyline")).to_have_count(4)
+    moves = play_until_over(page, on_turn=on_turn)
+    assert moves >= MID_GAME_MOVE
+    finish_and_check_game_over(page, size)
+    expect(page.locator(".game-over svg.chart polyline")).to_have_count(6)
     cues = page.evaluate("async () => (await import('/static/js/sound.js')).playedCues()")
     assert "turn" in cues and cues[-1] == "gameover", cues
-    expect(page.locator("[data-motion]")).to_have_count(0)
     screenshot(page, f"game-over-{size}", as_seen=True)
-    problems = layout_problems(page)
-    assert not problems, "\n".join(problems)
+    assert_fits(page, states=moves)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_rival_with_eleven_sets_fits_and_its_opened_list_covers_nothing_that_matters(
+    open_page: OpenPage, server: Server, size: str
+) -> None:
+    width, height = SIZES[size]
+    page = open_page(width=width, height=height)
+    watch_layout(page, whole_table_in_view=True)
+    start_against_ai(page, server, 1, room_name=BIG_STACK_ROOM)
+    expect(page.locator(".turn-status")).to_contain_text("Your turn")
+    rival = page.locator(".rivals .player")
+    toggle = rival.locator(".strip-toggle")
+    expect(toggle).to_have_text("+10 sets")
+
+    # Opened, the list of sets below the top is a popover over the rivals and the centre: it
+    # never covers the hand or the action bar, and the next state closes it.
+    toggle.click()
+    listed = page.locator(".stack-list")
+    expect(listed).to_be_visible()
+    expect(listed.locator("li")).to_have_count(10)
+    box = listed.bounding_box()
+    for covered in [page.locator(".player.you [data-zone='hand']"), page.locator(".action-bar")]:
+        other = covered.bounding_box()
+        assert box and other and box["y"] + box["height"] <= other["y"] + 1, "it covers the hand"
+    screenshot(page, f"table-stack-list-{size}", as_seen=True)
+    version = table_version(page)
+    take_listed_move(page)
+    wait_for_next_state(page, version)
+    expect(page.locator(".stack-list")).to_have_count(0)
+
+    moves = play_until_over(page)
+    finish_and_check_game_over(page, size)
+    assert_fits(page, states=moves)
+
+
+def select(page: Page, kind: str, *, touch: bool = False) -> None:
+    """Select one card of this kind in the hand (tapped on a touch screen)."""
+    of_kind = page.locator(f'.hand .hand-card[data-kind="{kind}"]')
+    card = of_kind.and_(page.locator('[aria-pressed="false"]')).first
+    card.tap(position=EDGE) if touch else card.click(position=EDGE)
+    expect(of_kind.and_(page.locator('[aria-pressed="true"]'))).to_have_count(1)
+
+
+def play_at(page: Page, place: str, *, touch: bool = False) -> None:
+    """Press a lit place of the table: the move is sent, the next state comes."""
+    target = page.locator(f'.felt [data-place="{place}"]')
+    expect(target).to_have_attribute("aria-disabled", "false")
+    version = table_version(page)
+    target.tap() if touch else target.click()
+    wait_for_next_state(page, version)
+
+
+def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page(width=1280, height=800)
+    bea = open_page(width=360, height=740, touch=True)
+    for page in (ann, bea):
+        watch_layout(page, whole_table_in_view=True)
+    invite = create_room(ann, server, name="Ann", seats=3, room_name=LONG_DUEL_ROOM)
+    bea.goto(invite)
+    bea.get_by_label("Your name").fill("Bea")
+    bea.get_by_role("button", name="Join the room").click()
+    expect(ann.locator(".seat-row", has_text="Bea")).to_be_visible()
+    add_ai_players(ann, 1)
+    ann.get_by_role("button", name="Start the game").click()
+    expect(ann.get_by_test_id("turn-status")).to_contain_text("Your turn")
+
+    # Ann challenges Bea's top Vintage Guitar set by selecting a guitar and pressing the set;
+    # then each answers in turn by selecting a card and pressing the duel's answer place.
+    select(ann, "guitar")
+    play_at(ann, "set:1:0")
+    answers = [
+        (bea, "guitar"),
+        (ann, "guitar"),
+        (bea, "guitar"),
+        (ann, "guitar"),
+        (bea, "guitar"),
+        (ann, "guitar"),
+        (bea, "silver_bar"),
+        (ann, "silver_bar"),
+    ]
+    for page, kind in answers:
+        touch = page is bea
+        expect(page.locator(".duel.yours")).to_be_visible()
+        select(page, kind, touch=touch)
+        play_at(page, "duel", touch=touch)
+    for page in (ann, bea):
+        expect(page.locator("#duel .plays-earlier")).to_be_visible()
+        expect(page.locator("#duel")).to_be_in_viewport(ratio=1)
+    concede = bea.locator(".bar-buttons > button.option[data-move='concede']")
+    expect(concede).to_be_in_viewport(ratio=1)
+    expect(ann.locator("[data-motion]")).to_have_count(0)
+    expect(bea.locator("[data-motion]")).to_have_count(0)
+    screenshot(ann, "table-long-duel-laptop", as_seen=True)
+    screenshot(bea, "table-long-duel-phone", as_seen=True)
+    version = table_version(bea)
+    concede.tap()
+    wait_for_next_state(bea, version)
+    expect(ann.locator(".log")).to_contain_text("Bea concedes")
+
+    # The rest of the game: the seat to act (as Ann's table shows it) moves, the two people by
+    # the first move of their menu.
+    over = ann.get_by_role("heading", name="Game over")
+    for _ in range(MOST_TURNS):
+        if over.is_visible():
+            break
+        version = table_version(ann)
+        to_act = ann.locator(".felt .player.to-act")
+        seats = to_act.evaluate_all("els => els.map(el => el.dataset.seat)")
+        mover = {"0": ann, "1": bea}.get(seats[0]) if seats else None
+        if mover is None:
+            wait_for_next_state(ann, version)
+            continue
+        expect(mover.locator(".turn-status", has_text=re.compile(r"^Your"))).to_be_visible()
+        take_listed_move(mover)
+        wait_for_next_state(ann, version)
+    else:
+        raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
+    finish_and_check_game_over(ann, "laptop")
+    finish_and_check_game_over(bea, "phone")
+    assert_fits(ann, states=DUEL_PLAYS)
+    assert_fits(bea, states=DUEL_PLAYS)
 
 
 def focused(page: Page) -> str:
@@ -78,50 +220,73 @@ def focused(page: Page) -> str:
     return description
 
 
-def select_a_card_and_tab_to_its_moves(page: Page) -> None:
-    """From the first move: back to the hand with Shift+Tab, select a card with Space, look
-    at the next card with the arrow key and come back, then Tab to the moves that use it."""
-    for _ in range(MOST_TABS):
-        page.keyboard.press("Shift+Tab")
-        if "hand-card" in focused(page):
-            break
-    else:
-        raise AssertionError("Shift+Tab never reached the hand")
-    page.keyboard.press("Space")
-    card = page.locator(".hand-card:focus")
-    expect(card).to_have_attribute("aria-pressed", "true")
-    expect(card).to_have_css("outline-style", "solid")
-    page.keyboard.press("ArrowRight")
-    expect(page.locator(".hand-card:focus")).to_have_attribute("aria-pressed", "false")
-    page.keyboard.press("ArrowLeft")
-    expect(page.locator(".hand-card:focus")).to_have_attribute("aria-pressed", "true")
+def play_a_card_with_the_keyboard(page: Page) -> bool:
+    """From a hand card: Space selects it, the arrows move along the hand and back, Up goes to
+    the first lit place and Enter plays there (a chooser's first move, when it asks). Tries
+    each card in turn; False when none has a lit place."""
+    cards = page.locator(".hand .hand-card").count()
+    for _ in range(cards):
+        page.keyboard.press("Space")
+        card = page.locator(".hand-card:focus")
+        expect(card).to_have_attribute("aria-pressed", "true")
+        expect(card).to_have_css("outline-style", "solid")
+        if page.locator(".felt .place.lit").count():
+            page.keyboard.press("ArrowUp")
+            expect(page.locator(".felt .place.lit:focus")).to_have_count(1)
+            assert "place" in focused(page)
+            page.keyboard.press("Enter")
+            if page.locator(".chooser").count():
+                expect(page.locator(".chooser button.option").first).to_be_focused()
+                page.keyboard.press("Enter")
+            return True
+        page.keyboard.press("Space")  # not this one: unselect it, and look at the next card
+        expect(card).to_have_attribute("aria-pressed", "false")
+        page.keyboard.press("ArrowRight")
+    return False
+
+
+def tab_to_the_move_menu(page: Page) -> None:
+    """Tab from the hand to the "All moves" button, open it with Enter, play its first move."""
     for _ in range(MOST_TABS):
         page.keyboard.press("Tab")
-        if re.match(r"button\.option", focused(page)):
-            return
-    raise AssertionError("Tab never reached a move")
+        if "menu-toggle" in focused(page):
+            break
+    else:
+        raise AssertionError("Tab never reached the move menu")
+    page.keyboard.press("Enter")
+    expect(page.locator(".move-menu button.option").first).to_be_focused()
+    page.keyboard.press("Enter")
 
 
 def test_a_whole_game_is_played_with_the_keyboard_alone(
     open_page: OpenPage, server: Server
 ) -> None:
     page = open_page(width=1280, height=800)
-    start_against_three_ai(page, server)
+    start_against_ai(page, server, 3)
     over = page.get_by_role("heading", name="Game over")
     my_move = page.locator(".turn-status", has_text=re.compile(r"^Your"))
+    played_on_the_table = 0
     for moves in range(MOST_TURNS):
         expect(over.or_(my_move)).to_be_visible()
         if over.is_visible():
             break
-        # Focus is already on the first move, or on Answer/Concede in a challenge against us.
-        expect(page.locator("button.option").first).to_be_focused()
-        if moves == 0:
-            select_a_card_and_tab_to_its_moves(page)
         version = table_version(page)
-        page.keyboard.press("Enter")
+        if page.locator(".duel.yours, .duel.pending").count():
+            # In a challenge against us focus is on the bar's first answer (or Concede).
+            expect(page.locator(".bar-buttons > button.option").first).to_be_focused()
+            page.keyboard.press("Enter")
+        elif not page.locator(".hand .hand-card").count():
+            tab_to_the_move_menu(page)
+        else:
+            # On our turn focus is on the first card of the hand.
+            expect(page.locator(".hand .hand-card").first).to_be_focused()
+            if moves % 2 == 0 and play_a_card_with_the_keyboard(page):
+                played_on_the_table += 1
+            else:
+                tab_to_the_move_menu(page)
         wait_for_next_state(page, version)
     else:
         raise AssertionError(f"the game did not end within {MOST_TURNS} moves")
-    assert moves > 0
+    assert moves > 0 and played_on_the_table > 0
     expect(over).to_be_focused()
     expect(page.get_by_test_id("winner")).to_contain_text(re.compile(r"wins?!|share the win!"))

@@ -1,0 +1,116 @@
+// The action bar, always in view under the table: the prompt, the last move, one line for a
+// notice, a hint or what the selection can do, and the buttons for what needs no place on the
+// table (End turn, Answer, Concede, Swap and Move targets, a Move card's choice, All moves).
+
+import { kindName, shortName } from "./cards.js";
+import { h } from "./dom.js";
+import { needWords } from "./duel.js";
+import { cardsOf, kindsById } from "./moves.js";
+import { litPlaces, naturalOrder } from "./places.js";
+import { moveMenu, optionButton } from "./movemenu.js";
+
+/** How many answers, and Swap or Move targets, the bar shows (the rest are on the table or in the menu). */
+const SHOWN = { wide: { answers: 3, extra: 2 }, compact: { answers: 1, extra: 1 } };
+const QUIET_EVENTS = new Set(["turn", "draw"]);
+
+const VERBS = [
+  [["form_set", "form_set_discard"], "form a set"],
+  [["improve"], "improve"],
+  [["challenge"], "challenge"],
+  [["swap"], "swap"],
+  [["move"], "move"],
+  [["draft"], "draft"],
+  [["discard"], "discard"],
+  [["end_turn"], "end your turn"],
+];
+
+function inWords(list) {
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
+}
+
+/** Whose move it is, and on your turn what you may do, from the `legal` list. */
+export function turnStatus(view, legal = []) {
+  const names = view.players.map((p) => p.name ?? `Seat ${p.seat + 1}`);
+  if (view.over) return "The game is over.";
+  if (view.seat !== null && view.to_act.includes(view.seat)) {
+    if (view.challenge) return `Your answer: ${needWords(view.challenge)}, or concede.`;
+    if (view.pending) return "Your choice: a Move card turned up.";
+    const types = new Set(legal.map((action) => action.type));
+    const verbs = VERBS.filter(([kinds]) => kinds.some((type) => types.has(type))).map(([, verb]) => verb);
+    return `Your turn${view.actions_done > 0 ? " (second action)" : ""}: ${inWords(verbs)}.`;
+  }
+  const waiting = view.to_act.filter((seat) => seat !== view.seat).map((seat) => names[seat]);
+  const watching = view.seat === null ? "Watching. " : "";
+  return waiting.length ? `${watching}Waiting for ${waiting.join(" and ")}.` : watching;
+}
+
+/** The newest entry of the log that tells a move (not a turn passing or a draw). */
+function lastMove(view) {
+  for (let index = view.log.length - 1; index >= 0; index -= 1) {
+    if (!QUIET_EVENTS.has(view.log[index].event)) return view.log[index].text;
+  }
+  return "The cards are dealt.";
+}
+
+/** What the selected cards can do, in words, for the bar's note line. */
+function selectionNote(message, ui) {
+  const view = message.view;
+  if (!ui.selected.size || !view.to_act.includes(view.seat)) return null;
+  const kinds = kindsById(view);
+  const names = [...ui.selected].map((id) => kindName(kinds.get(id))).join(" + ");
+  const lit = litPlaces(message.legal, ui.selected, view.seat);
+  if (!lit.size && !buttonMoves(message, ui).length) return `${names}: no move uses every selected card. Select fewer or other cards.`;
+  return `${names}: press a lit place${lit.size ? ` (${lit.size})` : ""} or drag ${ui.selected.size === 1 ? "it" : "them"} there.`;
+}
+
+/** The moves that have no place on the table, for the selected cards: Swap and Move. */
+function buttonMoves(message, ui) {
+  if (!ui.selected.size) return [];
+  return message.legal.filter((action) => (action.type === "swap" || action.type === "move") && [...ui.selected].every((id) => cardsOf(action).includes(id)));
+}
+
+/** The bar; `notice` and `hint` are elements for its note line, `extras` the clock and Hint. */
+export function actionBar(message, ui, handlers, { notice, hint, extras = null }) {
+  const view = message.view;
+  const kinds = kindsById(view);
+  const seated = view.seat !== null && view.seat !== undefined;
+  const mine = seated && view.to_act.includes(view.seat) && !view.over;
+  const buttons = [];
+  if (mine) {
+    const shown = SHOWN[window.matchMedia("(max-width: 959px)").matches ? "compact" : "wide"];
+    for (const type of ["choose", "end_turn", "concede"]) {
+      for (const { action, words } of naturalOrder(message.legal.filter((a) => a.type === type), view, kinds)) {
+        const label = type === "concede" && view.challenge?.claim && !view.challenge.plays.length ? "Let the claim go (concede)" : words;
+        buttons.push(optionButton(action, label, handlers.act, { end_turn: "end-turn", concede: "concede" }[type] ?? ""));
+      }
+    }
+    if (view.challenge) {
+      const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
+      for (const { action, words } of answers.slice(0, shown.answers)) {
+        // Short on the button ("Answer: Guitar"), whole in its name ("Answer with Vintage Guitar").
+        const label = `Answer: ${cardsOf(action).map((id) => shortName(kinds.get(id))).join(" + ")}`;
+        const button = optionButton(action, label, handlers.act, "answer");
+        button.setAttribute("aria-label", words);
+        buttons.push(button);
+      }
+    }
+    // A Swap or Move card selected: its targets as buttons when they are few (else its places).
+    const extra = naturalOrder(buttonMoves(message, ui), view, kinds);
+    if (extra.length <= shown.extra) for (const { action, words } of extra) buttons.push(optionButton(action, words, handlers.act));
+  }
+  const note = notice ?? hint ?? (seated ? selectionNote(message, ui) : null);
+  return h(
+    "section",
+    { class: `action-bar${mine ? " yours" : ""}`, "aria-label": "Your move" },
+    h(
+      "div",
+      { class: "bar-text" },
+      h("p", { class: "turn-status", role: "status", tabindex: "-1", dataset: { testid: "turn-status" } }, turnStatus(view, message.legal)),
+      h("p", { class: "last-move", dataset: { testid: "last-move" } }, h("span", { class: "last-move-label" }, "Last move: "), lastMove(view)),
+      note instanceof Node ? note : h("p", { class: "bar-note" }, note ?? ""),
+    ),
+    h("div", { class: "bar-buttons", role: "group", "aria-label": "Moves" }, mine ? moveMenu(message, ui, handlers) : null, buttons),
+    h("div", { class: "bar-tools" }, extras),
+  );
+}
