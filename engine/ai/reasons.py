@@ -238,6 +238,16 @@ def _threw_away_an_action(
     return f"threw away {_a(_card_name(thrown))} that the better move plays"
 
 
+def _kept_an_action(
+    view: Mapping[str, Any], played: Action, best: Action, mine: _Outcome, better: _Outcome
+) -> str | None:
+    if best["type"] not in ("swap", "move") or played["type"] in ("swap", "move"):
+        return None
+    if int(best["card"]) in mine.spent:
+        return None
+    return f"held on to your {_card_name(int(best['card']))} when playing it was better"
+
+
 def _discarded_instead(
     view: Mapping[str, Any], played: Action, best: Action, mine: _Outcome, better: _Outcome
 ) -> str | None:
@@ -258,6 +268,7 @@ _RULES: tuple[_Rule, ...] = (
     _left_exposed,
     _missed_a_challenge,
     _threw_away_an_action,
+    _kept_an_action,
     _banked_less,
     _discarded_instead,
 )

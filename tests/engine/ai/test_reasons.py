@@ -166,6 +166,22 @@ def test_discarding_the_action_card_the_better_move_plays_says_so() -> None:
     assert why(state, thrown, played) == "threw away a Move that the better move plays"
 
 
+def test_keeping_the_action_card_the_better_move_plays_says_so() -> None:
+    state = deal(
+        [
+            ["move", "coins", "guitar", "stocks", "jewelry"],
+            ["gold_bar", "silver_bar", "racehorse", "fine_art", "yacht"],
+        ],
+        rules="simple_actions",
+        stacks=[[["mansion", "mansion"], ["piggy_bank", "piggy_bank"]], []],
+        deck=["yacht", "yacht", "piggy_bank", "coins"],
+    )
+    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    played = {"type": "move", "seat": 0, "card": card(state, 0, "move"), "target": 0}
+    played["direction"] = "top_to_bottom"
+    assert why(state, discard, played) == "held on to your Move when playing it was better"
+
+
 def test_one_discard_for_another_names_both() -> None:
     state = deal(
         [["coins", "guitar", "stocks", "jewelry"], ["racehorse", "fine_art", "yacht"]],
