@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import engine
-from app.rooms.model import room_of_text
+from app.rooms import moves
+from app.rooms.model import Room, room_of_text
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from tests.app.conftest import base_settings
@@ -18,16 +19,21 @@ from tests.app.live import Client, bearer, connect_client, create_room, live_ser
 
 
 class KeepingStore(MemoryRoomStore):
-    """The memory store, keeping every committed version of every room."""
+    """The memory store, keeping every committed version of the (one) room: a move appended
+    is made again on the version before it, as a process reading the room would."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.versions: dict[int, str] = {}
+        self.versions: dict[int, Room] = {}
 
     async def commit(self, commit: Commit) -> bool:
         written = await super().commit(commit)
         if written:
-            self.versions[commit.version] = commit.data
+            self.versions[commit.version] = (
+                moves.replay(self.versions[commit.version - 1], commit.data)
+                if commit.step
+                else room_of_text(commit.data)
+            )
         return written
 
 
@@ -71,7 +77,7 @@ def check(client: Client, seat: int | None, store: KeepingStore, secrets: list[s
         version = message.get("version") or message.get("room", {}).get("version")
         if version is None:
             continue
-        room = room_of_text(store.versions[version])
+        room = store.versions[version]
         if room.game is None:
             continue
         named = named_cards(message)
