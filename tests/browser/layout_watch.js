@@ -36,6 +36,11 @@
         found.push(`${name(el)} cuts its own text`);
         continue;
       }
+      // Text wider than its own box spills over what lies beside it (an inline box has no width).
+      if (el.clientWidth && el.scrollWidth > el.clientWidth + 1) {
+        found.push(`${name(el)} spills out of its box`);
+        continue;
+      }
       let cut = null;
       for (let up = el.parentElement; up; up = up.parentElement) {
         if (!clips(up)) continue;
