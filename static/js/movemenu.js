@@ -46,10 +46,20 @@ export function moveMenu(message, ui, handlers) {
   list.addEventListener("toggle", (event) => {
     if (event.newState === "open" && !list.contains(document.activeElement)) (list.querySelector("button.option.suggested") ?? list.querySelector("button.option"))?.focus();
   });
+  // "All moves (N)"; a phone prints "Moves (N)" to leave the bar room for Concede and an answer.
   const toggle = h(
     "button",
-    { type: "button", class: "menu-toggle", popovertarget: "move-menu", "aria-expanded": ui.menuOpen ? "true" : "false", dataset: { focus: "menu-toggle", testid: "all-moves" } },
-    `All moves (${moves.length})`,
+    {
+      type: "button",
+      class: "menu-toggle",
+      popovertarget: "move-menu",
+      "aria-label": `All moves (${moves.length})`,
+      "aria-expanded": ui.menuOpen ? "true" : "false",
+      dataset: { focus: "menu-toggle", testid: "all-moves" },
+    },
+    h("span", { class: "menu-all", "aria-hidden": "true" }, "All m"),
+    h("span", { class: "menu-short", "aria-hidden": "true" }, "M"),
+    h("span", { "aria-hidden": "true" }, `oves (${moves.length})`),
   );
   return [toggle, list];
 }

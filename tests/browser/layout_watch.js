@@ -36,6 +36,11 @@
         found.push(`${name(el)} cuts its own text`);
         continue;
       }
+      // Text wider than its own box spills over what lies beside it (an inline box has no width).
+      if (el.clientWidth && el.scrollWidth > el.clientWidth + 1) {
+        found.push(`${name(el)} spills out of its box`);
+        continue;
+      }
       let cut = null;
       for (let up = el.parentElement; up; up = up.parentElement) {
         if (!clips(up)) continue;
@@ -70,8 +75,8 @@
     const sideways = document.documentElement.scrollWidth - innerWidth;
     if (sideways > 0) problems.push(`${at}: the page scrolls sideways by ${sideways} px`);
     if (!wholeTable || !felt) return;
-    // Once per state shown (and again when the selection or an opened list changes).
-    const key = `${felt.dataset.version}|${document.querySelectorAll("[aria-pressed=true], :popover-open").length}`;
+    // Once per state shown (and again when the selection, an opened list or a notice changes).
+    const key = `${felt.dataset.version}|${document.querySelectorAll("[aria-pressed=true], :popover-open, [data-testid=notice]").length}`;
     if (key === checked) return;
     checked = key;
     window.layoutChecks += 1;

@@ -64,11 +64,23 @@ DEALS: dict[str, dict[str, Any]] = {
         ],
         "stacks": [[["yacht", "yacht"]], [["coins", "coins"], ["guitar", "guitar"]], []],
     },
-    # Seat 1 (an AI) starts with eleven sets in its stack: the table must still fit.
+    # Seat 1 (an AI) starts with eleven sets in its stack and seat 0 with ten cards in hand:
+    # the table must still fit.
     BIG_STACK_ROOM: {
         "dealer": 1,
         "hands": [
-            ["guitar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
+            [
+                "guitar",
+                "jewelry",
+                "stocks",
+                "fine_art",
+                "yacht",
+                "piggy_bank",
+                "mansion",
+                "racehorse",
+                "sports_car",
+                "gold_bar",
+            ],
             ["guitar", "coins", "racehorse", "sports_car", "mansion", "piggy_bank"],
         ],
         "stacks": [

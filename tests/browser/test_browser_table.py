@@ -87,7 +87,7 @@ def test_a_six_player_game_fits_the_screen(open_page: OpenPage, server: Server, 
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_rival_with_eleven_sets_fits_and_its_opened_list_covers_nothing_that_matters(
+def test_a_rival_with_eleven_sets_and_a_ten_card_hand_fit_and_the_list_covers_nothing(
     open_page: OpenPage, server: Server, size: str
 ) -> None:
     width, height = SIZES[size]
@@ -98,6 +98,11 @@ def test_a_rival_with_eleven_sets_fits_and_its_opened_list_covers_nothing_that_m
     rival = page.locator(".rivals .player")
     toggle = rival.locator(".strip-toggle")
     expect(toggle).to_have_text("+10 sets")
+    expect(page.locator(".hand .hand-card")).to_have_count(10)
+
+    # Pressing a place with no card selected says what to do, in the bar: nothing moves.
+    page.locator('.felt [data-place="new-set"]').click(force=True)
+    expect(page.get_by_test_id("notice")).to_contain_text("Select cards in your hand first")
 
     # Opened, the list of sets below the top is a popover over the rivals and the centre: it
     # never covers the hand or the action bar, and the next state closes it.
