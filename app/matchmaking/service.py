@@ -250,6 +250,9 @@ class Matchmaker:
         played: before the placements are written, its players come back to the queue when the
         lease runs out (the room, never dealt, expires); after, they reach a waiting room whose
         host, the first of them, can start it."""
+        if await self._rooms.games_in_play_at_ceiling():
+            # The players wait on: a table is made once a game in play ends.
+            return
         tickets = [player.ticket for player in group.players]
         if not await self.store.take(queue, tickets, lease_until=time.time() + LEASE_SECONDS):
             return
@@ -267,6 +270,7 @@ class Matchmaker:
             },
         )
         await self._rooms.update(room.code, _deal)
+        await self._rooms.count_in_play(room.code)
         self.metrics.tables.inc()
         self.metrics.ai_seats.inc(len(group.bots))
         logger.info(

@@ -378,6 +378,15 @@ class RoomService:
 
         return await self._deal_within_limits(code, token, deal, address=address)
 
+    async def games_in_play_at_ceiling(self) -> bool:
+        """Whether ``max_games_in_play`` games are in play over all processes."""
+        limit = self.settings.max_games_in_play
+        return not await self._room_to_spare(_GAMES_IN_PLAY, limit, still=_in_play)
+
+    async def count_in_play(self, code: str) -> None:
+        """Count a game dealt other than by ``start`` (Play now) toward ``max_games_in_play``."""
+        await self.store.hold_place(_GAMES_IN_PLAY, code, seconds=self.settings.room_ttl_seconds)
+
     async def _deal_within_limits(
         self, code: str, token: str, deal: Callable[[Room], Room], *, address: str | None
     ) -> Room:

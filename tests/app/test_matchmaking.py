@@ -136,6 +136,37 @@ async def test_players_whose_room_cannot_be_made_stay_in_the_queue() -> None:
         assert registry.get_sample_value("cash_stash_play_now_tables_total") == 1
 
 
+async def test_play_now_games_count_toward_the_ceiling_of_games_in_play() -> None:
+    """A complete group waits while ``max_games_in_play`` games are in play (Play now cannot
+    get round the ceiling that ``start`` keeps), and is seated once one ends."""
+    settings = base_settings(queue_ai_wait_seconds=3600, max_games_in_play=1)
+    async with live_server(settings) as live:
+        ann = await queue_up(live, "Ann", rules="simple")
+        bob = await queue_up(live, "Bob", rules="simple")
+        at_ann, at_bob = await asyncio.gather(ann.matched(), bob.matched())
+        cy = await queue_up(live, "Cy")
+        dee = await queue_up(live, "Dee")
+        await cy.client.wait_for("waiting", lambda m: m["waiting"] == 2)
+        registry = live.runtime.metrics.registry
+        await asyncio.sleep(4 * settings.queue_tick_seconds)  # ticks that find the ceiling
+        assert registry.get_sample_value("cash_stash_play_now_tables_total") == 1
+        clients = [
+            await connect_client(live, placed["code"], placed["token"])
+            for placed in (at_ann, at_bob)
+        ]
+        await asyncio.gather(
+            *(
+                play_out(client, placed["seat"], random.Random(placed["seat"]))
+                for client, placed in zip(clients, (at_ann, at_bob), strict=True)
+            )
+        )
+        at_cy, at_dee = await asyncio.gather(cy.matched(), dee.matched())
+        assert at_cy["code"] == at_dee["code"] != at_ann["code"]
+        assert registry.get_sample_value("cash_stash_play_now_tables_total") == 2
+        for client in clients:
+            await client.close()
+
+
 async def test_a_bad_message_while_waiting_is_answered_and_the_player_keeps_waiting() -> None:
     async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
         ann = await queue_up(live, "Ann", seats=3)

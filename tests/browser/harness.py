@@ -63,8 +63,14 @@ def running_app(database: Path) -> Iterator[Server]:
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_AI_WORKERS": "0",
         "CASH_STASH_TIMEOUT_LEVEL": "easy",
+        # Every page of the session comes from one address, standing for many people.
         "CASH_STASH_JOIN_LIMIT": "1000",
         "CASH_STASH_CREATE_LIMIT": "1000",
+        "CASH_STASH_WAITING_ROOMS_PER_ADDRESS": "1000",
+        "CASH_STASH_GAMES_PER_ADDRESS": "1000",
+        "CASH_STASH_REPLAYS_PER_MINUTE": "1000",
+        "CASH_STASH_QUEUE_JOINS_PER_MINUTE": "1000",
+        "CASH_STASH_QUEUE_SOCKETS_PER_ADDRESS": "100",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "600",
         # Reviews in a thread at a small search budget: a short game's review takes seconds.
         "CASH_STASH_REVIEW_WORKERS": "0",

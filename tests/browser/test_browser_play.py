@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Page, WebSocket, WebSocketRoute, expect
+from websockets.sync.client import connect
 
 from tests.browser.harness import (
     OpenPage,
@@ -32,21 +33,25 @@ def test_one_person_plays_a_whole_game_against_three_ai(
         json={"name": "Bea", "room_name": "Friday night stash", "visibility": "public"},
     )
     assert listed.status_code == 201, listed.text
-    page = open_page()
-    states: list[dict[str, Any]] = []  # every state the server sent the page
+    # A room is listed only while someone is in it: Bea waits in hers.
+    room = listed.json()
+    with connect(f"{server.url.replace('http', 'ws', 1)}/ws/{room['code']}") as bea:
+        bea.send(json.dumps({"type": "hello", "token": room["token"]}))
+        page = open_page()
+        states: list[dict[str, Any]] = []  # every state the server sent the page
 
-    def watch(ws: WebSocket) -> None:
-        def note(payload: str | bytes) -> None:
-            message = json.loads(payload)
-            if message["type"] == "state":
-                states.append(message)
+        def watch(ws: WebSocket) -> None:
+            def note(payload: str | bytes) -> None:
+                message = json.loads(payload)
+                if message["type"] == "state":
+                    states.append(message)
 
-        ws.on("framereceived", note)
+            ws.on("framereceived", note)
 
-    page.on("websocket", watch)
-    page.goto(server.url)
-    expect(page.get_by_role("link", name="Friday night stash")).to_be_visible()
-    screenshot(page, "lobby")
+        page.on("websocket", watch)
+        page.goto(server.url)
+        expect(page.get_by_role("link", name="Friday night stash")).to_be_visible()
+        screenshot(page, "lobby")
 
     create_room(page, server, name="Ann", seats=4)
     add_ai_players(page, 3)

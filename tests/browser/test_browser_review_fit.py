@@ -22,6 +22,7 @@ from tests.browser.harness import (
     play_until_over,
     screenshot,
     table_version,
+    take_listed_move,
     wait_for_next_state,
 )
 from tests.browser.test_browser_review import REVIEW_WAIT_MS
@@ -199,7 +200,7 @@ def test_the_review_teaches_and_fits(
     expect(my_move).to_be_visible()
     screenshot(page, f"practice-{size}", as_seen=True)
     version = table_version(page)
-    page.locator("button.option").first.click()
+    take_listed_move(page)
     wait_for_next_state(page, version)
     # Played on to the next decision: Ann's next move, or the end of the game.
     expect(my_move.or_(page.get_by_role("heading", name="Game over"))).to_be_visible()
