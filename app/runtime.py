@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from app import collector
+from app.games.reviews import ReviewJobs
 from app.metrics import Metrics
-from app.reviews import ReviewJobs
 from app.rooms.ai import AiRunner
 from app.rooms.recording import GameRecorder
 from app.rooms.scheduler import Scheduler

@@ -25,7 +25,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import engine  # noqa: E402
 import engine.ai  # noqa: E402
-from app import simulate  # noqa: E402
+from app.commands import simulate  # noqa: E402
 from engine.ai.search import HardPlayer  # noqa: E402
 
 MATCHES = {

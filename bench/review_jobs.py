@@ -3,7 +3,7 @@
     python bench/review_jobs.py [--games 3] [--players 4] [--rounds 32]
 
 For self-play games between Medium players: the CPU seconds of one process to review the whole
-game chunk by chunk as a review job does (``app.reviews.judge_chunk``: each chunk replays the
+game chunk by chunk as a review job does (``app.games.reviews.judge_chunk``: each chunk replays the
 game up to its first step), and the distribution of one hint's CPU time (one judgement from the
 view of the seat to act, ``app.rooms.hints.hint_for``) over the game's decisions.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import engine  # noqa: E402
-from app.reviews import CHUNK_DECISIONS, judge_chunk  # noqa: E402
+from app.games.reviews import CHUNK_DECISIONS, judge_chunk  # noqa: E402
 from app.rooms.hints import hint_for  # noqa: E402
 from bench.review import self_play  # noqa: E402
 

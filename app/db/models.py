@@ -147,7 +147,7 @@ class GameSeat(Base):
 class GameReview(Base):
     """The review of one finished game: a job while it is computed, then its result.
 
-    Computed once per game (``app.reviews``). ``attempt`` counts the times the job was
+    Computed once per game (``app.games.reviews``). ``attempt`` counts the times the job was
     queued: a worker writes only while the row still carries the attempt it took, so a job
     queued again (its process died) never mixes with the one it replaced.
     """

@@ -18,8 +18,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from app import ratings
 from app.db.models import Game, GameSeat, Player
+from app.games import ratings
 from app.rooms.recording import FinishedGame
 
 

@@ -204,7 +204,7 @@ class Game(BaseModel):
     hints: list[int] = []
     """Hints each seat has asked for in this game, by seat (none yet: empty)."""
     practice: bool = False
-    """A practice table from a reviewed decision (``app.practice``): unrated, not recorded."""
+    """A practice table from a reviewed decision (``app.games.practice``): unrated, not recorded."""
 
 
 class Room(BaseModel):

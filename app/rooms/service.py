@@ -322,7 +322,7 @@ class RoomService:
 
     async def open_room(self, build: Callable[[str], Room]) -> Room:
         """A new room ``build`` makes under a fresh code, such as a table already in play
-        (``app.practice``)."""
+        (``app.games.practice``)."""
         while True:
             room = build(new_room_code())
             if await self._commit(room, previous=None):

@@ -17,8 +17,8 @@ from app.api.routes import games
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory, get_session
+from app.games.replay import replay
 from app.main import create_app
-from app.replay import replay
 from app.rooms.recording import FinishedGame
 from app.settings import Settings
 from tests.app.db.finished_games import START, bot, person, played_game, scored_game

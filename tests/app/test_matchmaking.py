@@ -10,7 +10,7 @@ import uuid
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from app.ratings import counts_for_ratings
+from app.games.ratings import counts_for_ratings
 from tests.app.conftest import base_settings
 from tests.app.live import WAIT, connect_client, live_server, play_out
 from tests.app.queueing import queue_up

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.ratings import (
+from app.games.ratings import (
     AI_RATINGS,
     NEW_PLAYER,
     Rating,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from app import review_command
-from app.cli import main
+from app.commands import review as review_command
+from app.commands.cli import main
 from app.db.models import GameReview
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory

@@ -15,10 +15,10 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-from app import reviews
 from app.db.models import GameReview
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory, get_session
+from app.games import reviews
 from app.main import create_app
 from app.rooms.credentials import hash_token
 from app.rooms.recording import FinishedGame

@@ -7,8 +7,8 @@ import json
 import pytest
 
 import engine
-from app import simulate
-from app.cli import main
+from app.commands import simulate
+from app.commands.cli import main
 
 TWO = simulate.Tournament(lineup=("medium", "easy"), deals=2, rules="simple", seed=3)
 

@@ -20,7 +20,7 @@ from app.api.errors import Refusal
 from app.db import repository
 from app.db.models import Game
 from app.db.session import SessionDep
-from app.replay import Replay, replay
+from app.games.replay import Replay, replay
 from app.rooms.errors import RoomError
 from app.runtime import Runtime
 

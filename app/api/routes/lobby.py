@@ -12,9 +12,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.db.models import Player
 from app.db.session import SessionDep
+from app.games.ratings import ai_rating
 from app.matchmaking.live import LiveGame
 from app.matchmaking.running import Lobby
-from app.ratings import ai_rating
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
 logger = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from app.api.schemas import STRICT, DisplayName, GuestId, RoomCreated
 from app.db import repository
 from app.db.models import Game, GameReview
 from app.db.session import SessionDep
-from app.practice import practice_room, practice_state
+from app.games.practice import practice_room, practice_state
 from app.rooms.credentials import hash_token, new_seat_token
 from app.rooms.errors import RoomError
 from app.rooms.model import AiLevel

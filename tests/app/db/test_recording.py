@@ -12,11 +12,11 @@ from scratch_databases import KINDS, emptied, shared_migrated_database
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import ratings
 from app.db import repository
 from app.db.models import Game, GameSeat, Player
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory
+from app.games import ratings
 
 
 @pytest.fixture(scope="module", params=KINDS)

@@ -9,7 +9,9 @@ import logging
 from pathlib import Path
 from typing import NoReturn
 
-from app import collector, review_command, simulate
+from app import collector
+from app.commands import review as review_command
+from app.commands import simulate
 from app.logs import configure_logging
 from app.settings import Settings, get_settings
 from app.transport import server_options
@@ -72,7 +74,7 @@ def _schema_ready(database_url: str) -> None:
 
 
 def _refuse(reason: str) -> NoReturn:
-    logging.getLogger("app.cli").error("not serving: %s", reason)
+    logging.getLogger("app.commands.cli").error("not serving: %s", reason)
     raise SystemExit(1)
 
 

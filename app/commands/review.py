@@ -19,7 +19,7 @@ import engine
 from app.db import repository
 from app.db.models import Game, GameReview
 from app.db.session import create_engine, create_session_factory
-from app.reviews import REVIEW_SEED
+from app.games.reviews import REVIEW_SEED
 from app.settings import get_settings
 from engine.ai.review import FORCED, review_game
 
