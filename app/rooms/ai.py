@@ -93,10 +93,12 @@ class AiRunner:
         for worker in workers:
             worker.terminate()
         await asyncio.to_thread(_reap, workers, seconds)
-        if not workers:  # threads: wait for the one running (bounded; it cannot be stopped)
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(seconds):
-                    await asyncio.to_thread(executor.shutdown, wait=True)
+        # Processes: with the workers gone, the pool's own thread ends and closes its queues,
+        # so their semaphores are released rather than reported as leaked at exit. Threads:
+        # the one running is waited for (bounded; it cannot be stopped).
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await asyncio.to_thread(executor.shutdown, wait=True)
 
 
 def _reap(workers: Sequence[BaseProcess], seconds: float) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from tests.app.live import WAIT, bearer, connect_client, create_room
+from tests.app.live import WAIT, Client, bearer, connect_client, create_room, play_out
 from tests.app.processes import ServerProcess, running_servers, server_env
 
 ROOMS = 3
@@ -58,8 +59,10 @@ def cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
-async def start_ai_rooms(server: ServerProcess) -> None:
-    """Rooms of Hard AI seats whose one person came and went: the AI plays every seat."""
+async def start_ai_rooms(server: ServerProcess) -> list[Client]:
+    """Rooms of three Hard AI seats and one person, who stays (a table nobody sits at has its
+    AI stopped) and is returned connected."""
+    clients = []
     async with server.endpoint.http() as http:
         for _ in range(ROOMS):
             code, host = await create_room(http, seats=4)
@@ -72,7 +75,8 @@ async def start_ai_rooms(server: ServerProcess) -> None:
             assert started.status_code == 200, started.text
             client = await connect_client(server.endpoint, code, host)
             await client.wait_for("state")
-            await client.close()
+            clients.append(client)
+    return clients
 
 
 async def busy_workers(server: ServerProcess) -> set[int]:
@@ -97,11 +101,19 @@ async def test_sigterm_with_a_busy_ai_pool_leaves_no_process_behind(tmp_path: Pa
     )
     del env["CASH_STASH_REDIS_URL"]
     with running_servers(env, 1) as (server,):
-        await start_ai_rooms(server)
+        clients = await start_ai_rooms(server)
+        # Each person plays their turns at once, so the AI's turns come.
+        people = [
+            asyncio.create_task(play_out(client, 0, random.Random(index)))
+            for index, client in enumerate(clients)
+        ]
         spawned = await busy_workers(server)
         assert len(spawned) >= 3, "a forkserver and two workers at least"
         server.terminate()
         server.process.wait(WAIT)
+        for person in people:
+            person.cancel()
+        await asyncio.gather(*people, return_exceptions=True)
         for _ in range(int(WAIT / 0.1)):  # the last ones may be a moment behind it
             if not alive(spawned):
                 break

@@ -39,6 +39,30 @@ DUEL_PLAYS = 9
 """The plays of the long duel: the challenge and eight answers."""
 
 
+ANCHORS = {
+    "the deck": ".felt [data-zone='deck']",
+    "the discard pile": ".felt [data-zone='discard']",
+    "your hand": ".player.you [data-zone='hand']",
+}
+"""What must never move while a turn is played: a notice, a selection or a duel opening."""
+
+
+def anchors(page: Page) -> dict[str, tuple[int, int]]:
+    """Where the deck, the discard pile and the hand stand (their boxes' top-left corners)."""
+    found = {}
+    for name, selector in ANCHORS.items():
+        box = page.locator(selector).bounding_box()
+        assert box is not None, f"{name} is not shown"
+        found[name] = (round(box["x"]), round(box["y"]))
+    return found
+
+
+def assert_nothing_jumped(page: Page, before: dict[str, tuple[int, int]], after: str) -> None:
+    now = anchors(page)
+    moved = {name: (before[name], now[name]) for name in before if before[name] != now[name]}
+    assert not moved, f"after {after}, moved (from, to): {moved}"
+
+
 def start_against_ai(page: Page, server: Server, ais: int, *, room_name: str = "") -> None:
     create_room(page, server, name="Ann", seats=ais + 1, room_name=room_name)
     add_ai_players(page, ais)
@@ -101,8 +125,12 @@ def test_a_rival_with_eleven_sets_and_a_ten_card_hand_fit_and_the_list_covers_no
     expect(page.locator(".hand .hand-card")).to_have_count(10)
 
     # Pressing a place with no card selected says what to do, in the bar: nothing moves.
+    still = anchors(page)
     page.locator('.felt [data-place="new-set"]').click(force=True)
     expect(page.get_by_test_id("notice")).to_contain_text("Select cards in your hand first")
+    if size == "laptop":
+        # On the phone this notice takes two lines and the bar grows by one: not yet held.
+        assert_nothing_jumped(page, still, "a notice")
 
     # Opened, the list of sets below the top is a popover over the rivals and the centre: it
     # never covers the hand or the action bar, and the next state closes it.
@@ -158,10 +186,18 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     ann.get_by_role("button", name="Start the game").click()
     expect(ann.get_by_test_id("turn-status")).to_contain_text("Your turn")
 
+    expect(bea.get_by_test_id("turn-status")).to_be_visible()
+    still = {page: anchors(page) for page in (ann, bea)}
+
     # Ann challenges Bea's top Vintage Guitar set by selecting a guitar and pressing the set;
     # then each answers in turn by selecting a card and pressing the duel's answer place.
     select(ann, "guitar")
+    assert_nothing_jumped(ann, still[ann], "a selection")
     play_at(ann, "set:1:0")
+    expect(bea.locator(".duel.yours")).to_be_visible()
+    for page in (ann, bea):
+        expect(page.locator("[data-motion]")).to_have_count(0)
+        assert_nothing_jumped(page, still[page], "a duel opening")
     answers = [
         (bea, "guitar"),
         (ann, "guitar"),
