@@ -652,6 +652,10 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
         "CASH_STASH_JOIN_LIMIT": "1000000",
         "CASH_STASH_CREATE_LIMIT": "1000000",
         "CASH_STASH_MAX_WAITING_ROOMS": "1000000",
+        # Every room is made and played from one address (loopback): the shares of it lifted.
+        "CASH_STASH_WAITING_ROOMS_PER_ADDRESS": "1000000",
+        "CASH_STASH_GAMES_PER_ADDRESS": "1000000",
+        "CASH_STASH_MAX_GAMES_IN_PLAY": "1000000",
         "CASH_STASH_WS_CONNECTIONS_PER_ADDRESS": "1000000",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
