@@ -237,8 +237,9 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
         to_act = ann.locator(".felt .player.to-act")
         seats = to_act.evaluate_all("els => els.map(el => el.dataset.seat)")
         mover = {"0": ann, "1": bea}.get(seats[0]) if seats else None
-        if mover is None:
-            wait_for_next_state(ann, version)
+        if mover is None:  # the AI's move, or the game just ended
+            newer = ann.locator(f'.felt:not([data-version="{version}"])')
+            expect(over.or_(newer).first).to_be_visible()
             continue
         expect(mover.locator(".turn-status", has_text=re.compile(r"^Your"))).to_be_visible()
         take_listed_move(mover)
