@@ -21,7 +21,7 @@ from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
 from app.web import serve_client
-from app.ws import routes as ws_routes
+from app.ws.routes import GameSockets
 
 
 def create_app(
@@ -62,11 +62,12 @@ def create_app(
     # The last added runs first: headers go on every answer, the 413 included.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecureASGIMiddleware, secure=SECURITY_HEADERS)
+    # A game's WebSocket skips the layers above, which would live as long as it does.
+    app.add_middleware(GameSockets)
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(rooms.router)
-    app.include_router(queue.router)  # before /ws/{code}, which would take /ws/queue
-    app.include_router(ws_routes.router)
+    app.include_router(queue.router)
     app.include_router(lobby.router)
     app.include_router(games.router)
     app.include_router(reviews.router)

@@ -8,6 +8,9 @@ Each module here subclasses a library's internals, for what no public option off
 - ``http``: uvicorn's httptools protocol, with deadlines for request heads and bodies and a
   cap on connections per address.
 
+``lean`` is no subclass: a queue and an event for what lives as long as a connection (uvicorn's
+protocol's included), at a fraction of asyncio's memory.
+
 ``tests/app/transport/test_library_seams.py`` checks every attribute, method and signature of
 the libraries they rely on, so that an upgrade that moves one fails there, by name, first; the
 pins in ``pyproject.toml`` admit only the releases those tests have passed on.

@@ -24,6 +24,7 @@ from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
 from app.text import TextRefused, clean_text
+from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import Text, send_now_of
 from app.ws.limits import TokenBucket
 from app.ws.messages import (
@@ -122,7 +123,7 @@ class Connection:
         self._service = service
         self._settings = settings
         self._metrics = metrics
-        self._queue: asyncio.Queue[_Item | None] = asyncio.Queue(settings.ws_queue_size)
+        self._queue: LeanQueue[_Item | None] = LeanQueue(settings.ws_queue_size)
         """What waits for the writer: snapshots, answers and messages, or texts rendered."""
         self._send_now = send_now_of(websocket.scope)
         """The server's ``send_now`` (``app/transport/websocket.py``), if it offers one."""
@@ -148,7 +149,7 @@ class Connection:
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
         self._writer: asyncio.Task[None] | None = None
         self._reply_room = max(1, settings.ws_queue_size // 2)
-        self._drained = asyncio.Event()
+        self._drained = LeanEvent()
 
     @property
     def seat(self) -> int | None:

@@ -1,13 +1,24 @@
-"""``GET /ws/{code}``: the handshake checks, the ``hello``, then a ``Connection`` serves it."""
+"""``GET /ws/{code}``: the handshake checks, the ``hello``, then a ``Connection`` serves it.
+
+A game's connection lives for hours, and every layer it passes through on its way in stays
+alive with it: FastAPI's route wrapper and its exit stacks, the router, the exception, body
+limit and security-header middlewares hold about 10 KiB per connection (tracemalloc on the
+load bench, ``docs/performance.md``). None of them does anything for a WebSocket here (the
+headers and the body limit are HTTP's; this handler answers its own errors), so
+``GameSockets`` hands ``/ws/{code}`` to ``play`` straight from the outermost middleware.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import re
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from pydantic import ValidationError
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 from uvicorn.protocols.utils import ClientDisconnected
 
@@ -26,8 +37,6 @@ from app.ws.limits import origin_allowed, token_in_url
 from app.ws.messages import ChatHistoryMessage, Hello
 from app.ws.snapshot import Snapshot, encode
 
-router = APIRouter()
-
 CLOSE_NO_ROOM = 4404
 CLOSE_BAD_TOKEN = 4401
 
@@ -44,13 +53,30 @@ class _Refused(Exception):
         self.close = close
 
 
-@router.websocket("/ws/{code}")
+_GAME_PATH = re.compile(r"/ws/([^/]+)")
+_OTHER_SOCKETS = frozenset({"queue"})
+"""``/ws/`` paths that are not rooms (``app/api/routes/queue.py``): routed as usual."""
+
+
+class GameSockets:
+    """The ASGI middleware that takes ``/ws/{code}`` WebSockets to ``play`` directly (the
+    module's docstring says why); everything else goes on to the app."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            found = _GAME_PATH.fullmatch(scope["path"])
+            if found is not None and found[1] not in _OTHER_SOCKETS:
+                await play(WebSocket(scope, receive, send), found[1])
+                return
+        await self.app(scope, receive, send)
+
+
 async def play(websocket: WebSocket, code: str) -> None:
     runtime: Runtime = websocket.app.state.runtime
-    headers = websocket.headers
-    if not origin_allowed(
-        headers.get("origin"), headers.get("host"), runtime.settings.allowed_origins
-    ):
+    if not _origin_allowed(websocket, runtime):
         await websocket.close(CLOSE_POLICY)
         return
     # The proxy's address is replaced by the client's only when the proxy is trusted
@@ -77,6 +103,14 @@ async def play(websocket: WebSocket, code: str) -> None:
         )
     finally:
         runtime.hub.caps.release(address)
+
+
+def _origin_allowed(websocket: WebSocket, runtime: Runtime) -> bool:
+    # Read apart from ``websocket.headers``, which would keep them for the connection's life.
+    headers = Headers(scope=websocket.scope)
+    return origin_allowed(
+        headers.get("origin"), headers.get("host"), runtime.settings.allowed_origins
+    )
 
 
 async def _refuse(websocket: WebSocket, refused: _Refused) -> None:
@@ -140,6 +174,7 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
             raise _Refused("room_not_found", "There is no room with that code.", CLOSE_NO_ROOM)
         raise _Refused("too_many_attempts", "Too many attempts; wait a minute.", CLOSE_NO_ROOM)
     token_hash = None if hello.token is None else hash_token(hello.token)
+    del hello  # the token itself is not kept for the connection's life
     if token_hash is not None and room.seat_of(token_hash) is None:
         raise _Refused("bad_token", "That token does not hold a seat here.", CLOSE_BAD_TOKEN)
     if token_hash is None and not room.options.spectators:

@@ -184,7 +184,7 @@ class LeavingSocket:
     """A client that is gone by the time its connection is accepted."""
 
     sent: list[Any] = field(default_factory=list)
-    headers: dict[str, str] = field(default_factory=dict)
+    scope: dict[str, Any] = field(default_factory=lambda: {"type": "websocket", "headers": []})
     app: SimpleNamespace = field(default_factory=_no_runtime)
     client: None = None
 

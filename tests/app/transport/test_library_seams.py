@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,7 @@ from websockets.server import ServerProtocol
 
 from app.transport.deflate import SharedDeflate, SharedDeflateFactory
 from app.transport.http import GuardedHttpProtocol
+from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import SendNowProtocol
 
 
@@ -155,6 +157,21 @@ async def test_the_websocket_protocol_sets_what_send_now_reads() -> None:
     assert isinstance(protocol.scope["extensions"], dict), "the scope's extensions changed"
     protocol.connection_lost(None)
     await asyncio.sleep(0)
+
+
+def test_uvicorn_uses_its_queue_and_writable_flag_only_as_the_lean_ones_allow() -> None:
+    """``SendNowProtocol`` swaps uvicorn's ``asyncio.Queue`` and ``asyncio.Event`` for the
+    lean ones: every use uvicorn makes of them must be one they have."""
+    source = inspect.getsource(WebSocketsSansIOProtocol)
+    for attribute, lean in (("queue", LeanQueue), ("writable", LeanEvent)):
+        made = re.findall(rf"self\.{attribute}(?:: [^=]+)? = (\w+\.\w+)\(", source)
+        assert made in (["asyncio.Queue"], ["asyncio.Event"]), f"uvicorn's {attribute}: {made}"
+        used = set(re.findall(rf"self\.{attribute}\.(\w+)", source))
+        assert used, f"uvicorn no longer uses self.{attribute}"
+        missing = {name for name in used if not callable(getattr(lean, name, None))}
+        assert not missing, f"uvicorn uses {attribute}.{missing}, which {lean.__name__} lacks"
+        other = re.findall(rf"self\.{attribute}\b(?!\.|:| =)", source)
+        assert not other, f"uvicorn hands self.{attribute} on as a whole: {other}"
 
 
 def test_websockets_sans_io_core_still_takes_what_the_protocol_gives_it() -> None:
