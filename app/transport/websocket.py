@@ -127,6 +127,13 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # None: the handshake was refused
             scope["extensions"][SEND_NOW] = {"send": self.send_now}
 
+    def start_keepalive(self) -> None:
+        # Called once the handshake's answer is sent: uvicorn never reads its request and
+        # response again, and their headers would stay for the connection's life (2-4 KiB).
+        self.request: Any = None
+        self.response: Any = None
+        super().start_keepalive()
+
     def send_now(self, text: Text) -> bool:
         """Frame ``text`` and write it now if the connection is open and its transport is
         not paused (over its high-water mark); False if not, and nothing was sent."""

@@ -123,9 +123,26 @@ def test_the_websocket_protocol_overrides_what_uvicorn_still_calls() -> None:
             "pause_writing": [],
             "resume_writing": [],
             "handle_connect": ["event"],
+            "start_keepalive": [],
         },
         "app/transport/websocket.py",
     )
+
+
+def test_uvicorn_reads_the_handshake_only_before_it_starts_the_keepalive() -> None:
+    """``SendNowProtocol.start_keepalive`` drops the handshake's request and response: uvicorn
+    must read them only in ``handle_connect`` and in ``send`` before the keepalive starts."""
+    readers = {
+        name
+        for name, method in inspect.getmembers(WebSocketsSansIOProtocol, inspect.isfunction)
+        if re.search(r"self\.(request|response)\b", inspect.getsource(method))
+    }
+    assert readers == {"handle_connect", "send"}, readers
+    send = inspect.getsource(WebSocketsSansIOProtocol.send)
+    last_use = max(m.end() for m in re.finditer(r"self\.response\b", send))
+    keepalive = send.find("self.start_keepalive()")
+    assert keepalive > last_use, "uvicorn now reads the response after starting the keepalive"
+    assert send.count("self.start_keepalive()") == 1
 
 
 async def test_the_websocket_protocol_sets_what_send_now_reads() -> None:
