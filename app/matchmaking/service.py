@@ -94,6 +94,11 @@ class QueueMetrics:
             "AI seats in the Play now tables this process made.",
             registry=registry,
         )
+        self.held = Counter(
+            "cash_stash_play_now_held",
+            "Complete Play now groups held back because the games in play are at the ceiling.",
+            registry=registry,
+        )
 
 
 class Matchmaker:
@@ -252,6 +257,7 @@ class Matchmaker:
         host, the first of them, can start it."""
         if await self._rooms.games_in_play_at_ceiling():
             # The players wait on: a table is made once a game in play ends.
+            self.metrics.held.inc()
             return
         tickets = [player.ticket for player in group.players]
         if not await self.store.take(queue, tickets, lease_until=time.time() + LEASE_SECONDS):

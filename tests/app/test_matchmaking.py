@@ -148,7 +148,13 @@ async def test_play_now_games_count_toward_the_ceiling_of_games_in_play() -> Non
         dee = await queue_up(live, "Dee")
         await cy.client.wait_for("waiting", lambda m: m["waiting"] == 2)
         registry = live.runtime.metrics.registry
-        await asyncio.sleep(4 * settings.queue_tick_seconds)  # ticks that find the ceiling
+        # The complete group is held back by the ceiling, round after round: no table made.
+        for _ in range(100):
+            if (registry.get_sample_value("cash_stash_play_now_held_total") or 0) >= 3:
+                break
+            await asyncio.sleep(settings.queue_tick_seconds / 2)
+        else:
+            raise AssertionError("the complete group was never held back by the ceiling")
         assert registry.get_sample_value("cash_stash_play_now_tables_total") == 1
         clients = [
             await connect_client(live, placed["code"], placed["token"])
