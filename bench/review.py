@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import engine  # noqa: E402
 import engine.ai  # noqa: E402
-from engine.ai.calibration import Calibration, fit_isotonic  # noqa: E402
+from engine.ai.calibration import Calibration, Knot, fit_isotonic, fit_platt  # noqa: E402
 from engine.ai.review import FORCED, review_game  # noqa: E402
 
 BINS = 10
@@ -89,22 +90,89 @@ def brier(pairs: list[tuple[float, float]]) -> float:
     return statistics.fmean((chance - outcome) ** 2 for chance, outcome in pairs)
 
 
-def reliability(pairs: list[tuple[float, float]]) -> list[str]:
-    rows = ["| predicted | decisions | mean predicted | observed |", "|---|---|---|---|"]
-    for index in range(BINS):
-        low, high = index / BINS, (index + 1) / BINS
-        inside = [
-            (chance, outcome)
-            for chance, outcome in pairs
-            if low <= chance < high or (index == BINS - 1 and chance == 1.0)
-        ]
-        if not inside:
-            continue
-        predicted = statistics.fmean(chance for chance, _ in inside)
-        observed = statistics.fmean(outcome for _, outcome in inside)
-        span = f"{low:.1f} to {high:.1f}"
-        rows.append(f"| {span} | {len(inside)} | {predicted:.3f} | {observed:.3f} |")
+def _bin_of(chance: float) -> int:
+    return min(BINS - 1, int(chance * BINS))
+
+
+def _bins(pairs: list[tuple[float, float]]) -> dict[int, tuple[int, float, float]]:
+    """Per bin of predicted chance: (decisions, mean predicted, mean observed)."""
+    sums: dict[int, list[float]] = {}
+    for chance, outcome in pairs:
+        total = sums.setdefault(_bin_of(chance), [0.0, 0.0, 0.0])
+        total[0] += 1
+        total[1] += chance
+        total[2] += outcome
+    return {index: (int(n), c / n, o / n) for index, (n, c, o) in sorted(sums.items())}
+
+
+def worst_gap(pairs: list[tuple[float, float]]) -> float:
+    return max(abs(observed - predicted) for _, predicted, observed in _bins(pairs).values())
+
+
+def reliability(
+    pairs: list[tuple[float, float]], spreads: dict[int, tuple[float, float]] | None = None
+) -> list[str]:
+    """The reliability table; with ``spreads``, each bin's 90% interval of observed minus
+    predicted over resamples of the test games."""
+    head = "| predicted | decisions | mean predicted | observed | gap |"
+    rule = "|---|---|---|---|---|"
+    if spreads is not None:
+        head += " 90% of resamples |"
+        rule += "---|"
+    rows = [head, rule]
+    for index, (count, predicted, observed) in _bins(pairs).items():
+        span = f"{index / BINS:.1f} to {(index + 1) / BINS:.1f}"
+        row = (
+            f"| {span} | {count} | {predicted:.3f} | {observed:.3f} |"
+            f" {100 * (observed - predicted):+.1f} |"
+        )
+        if spreads is not None and index in spreads:
+            low, high = spreads[index]
+            row += f" {100 * low:+.1f} to {100 * high:+.1f} |"
+        rows.append(row)
     return rows
+
+
+def resampled_gaps(
+    games: list[list[tuple[float, float]]], resamples: int = 400, seed: int = 0
+) -> dict[int, tuple[float, float]]:
+    """How far each bin's gap moves between samples of this many games: the 5th and 95th
+    percentiles of (observed - predicted) over resamples of whole games with replacement
+    (a game's decisions hang together, so games, not decisions, are drawn)."""
+    rng = random.Random(seed)
+    gaps: dict[int, list[float]] = {}
+    for _ in range(resamples):
+        drawn = [pair for _ in games for pair in rng.choice(games)]
+        for index, (_, predicted, observed) in _bins(drawn).items():
+            gaps.setdefault(index, []).append(observed - predicted)
+    spreads = {}
+    for index, values in gaps.items():
+        values.sort()
+        spreads[index] = (values[len(values) // 20], values[len(values) * 19 // 20])
+    return spreads
+
+
+FITS: dict[str, Callable[[list[tuple[float, float]]], tuple[Knot, ...]]] = {
+    "isotonic": fit_isotonic,
+    "platt": fit_platt,
+}
+
+
+def cross_validated(fit_games: list[list[tuple[float, float]]]) -> dict[str, tuple[float, float]]:
+    """Each fit judged on the fit games alone, by two-fold cross-validation (fitted on the
+    even games and tested on the odd, then the other way round): mean Brier score and mean
+    worst bin."""
+    folds = (fit_games[0::2], fit_games[1::2])
+    scores = {}
+    for name, fit in FITS.items():
+        briers, worsts = [], []
+        for train, test in (folds, folds[::-1]):
+            mapping = Calibration(fit([pair for game in train for pair in game]))
+            judged = [(mapping(chance), outcome) for game in test for chance, outcome in game]
+            briers.append(brier(judged))
+            worsts.append(worst_gap(judged))
+        scores[name] = (statistics.fmean(briers), statistics.fmean(worsts))
+    return scores
 
 
 def _tasks(args: argparse.Namespace) -> list[tuple[str, int, int, int]]:
@@ -146,26 +214,54 @@ def calibration(args: argparse.Namespace) -> None:
 
 
 def report(games: dict[tuple[str, int], list[Point]], args: argparse.Namespace) -> None:
-    fit = [point for (role, _), points in games.items() if role == "fit" for point in points]
-    test = [point for (role, _), points in games.items() if role == "test" for point in points]
-    fitted = Calibration(fit_isotonic([(chance, outcome) for chance, _, outcome in fit]))
-    raw = [(chance, outcome) for chance, _, outcome in test]
-    calibrated = [(fitted(chance), outcome) for chance, outcome in raw]
-    baseline = [(chance, outcome) for _, chance, outcome in test]
+    def pairs_of(role: str, which: int) -> list[list[tuple[float, float]]]:
+        return [
+            [(point[which], point[2]) for point in points]
+            for (kind, _), points in sorted(games.items())
+            if kind == role
+        ]
+
+    fit_games, test_games = pairs_of("fit", 0), pairs_of("test", 0)
+    fit = [pair for game in fit_games for pair in game]
+    raw = [pair for game in test_games for pair in game]
     count = {role: sum(key[0] == role for key in games) for role in ("test", "fit")}
     print(
         f"{count['test']} test games and {count['fit']} fit games of {args.players} players "
         f"(Medium self-play, advanced), {args.rounds} rounds per decision; "
-        f"{len(test)} judged decisions tested, {len(fit)} fitted"
+        f"{len(raw)} judged decisions tested, {len(fit)} fitted"
     )
-    print(
-        f"Brier score on the test games: raw {brier(raw):.4f}, calibrated "
-        f"{brier(calibrated):.4f}, baseline (share of stashes) {brier(baseline):.4f}"
-    )
-    for title, pairs in (("Raw", raw), ("Calibrated", calibrated), ("Baseline", baseline)):
-        print(f"\n{title}:")
-        print("\n".join(reliability(pairs)))
-    print("\nKnots (raw chance, calibrated chance):")
+    scores = cross_validated(fit_games)
+    for name, (score, worst) in scores.items():
+        print(
+            f"two-fold cross-validation on the fit games, {name}: Brier {score:.4f}, worst bin "
+            f"{100 * worst:.1f} points"
+        )
+    chosen = min(scores, key=lambda name: scores[name])
+    fitted = Calibration(FITS[chosen](fit))
+    mapped = {
+        name: Calibration(fit_(fit)) if name != chosen else fitted for name, fit_ in FITS.items()
+    }
+    baseline = [pair for game in pairs_of("test", 1) for pair in game]
+    tables: list[tuple[str, list[list[tuple[float, float]]]]] = [("raw", test_games)]
+    for name, mapping in mapped.items():
+        tables.append(
+            (
+                f"calibrated, {name}" + (" (chosen)" if name == chosen else ""),
+                [[(mapping(chance), outcome) for chance, outcome in game] for game in test_games],
+            )
+        )
+    tables.append(("baseline (share of the stashes)", pairs_of("test", 1)))
+    print("\nOn the test games: Brier score, and the worst bin's gap (points)")
+    for title, per_game in tables:
+        pairs = [pair for game in per_game for pair in game]
+        print(f"  {title}: {brier(pairs):.4f}, {100 * worst_gap(pairs):.1f}")
+    for title, per_game in tables:
+        pairs = [pair for game in per_game for pair in game]
+        print(f"\n{title[0].upper() + title[1:]}:")
+        spreads = None if per_game is tables[-1][1] else resampled_gaps(per_game)
+        print("\n".join(reliability(pairs, spreads)))
+    del baseline
+    print(f"\nKnots of the chosen fit ({chosen}; raw chance, calibrated chance):")
     print(repr(tuple((round(x, 4), round(y, 4)) for x, y in fitted.knots)))
 
 

@@ -10,6 +10,7 @@ as its knots and read between them by straight lines.
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -97,6 +98,55 @@ def fit_isotonic(pairs: Iterable[tuple[float, float]]) -> tuple[Knot, ...]:
                 blocks[-1][index] += last[index]
     knots = [(block[0] / block[2], block[1] / block[2]) for block in blocks]
     return _pinned(knots)
+
+
+PLATT_KNOTS = 48
+"""Knots that keep a Platt fit: evenly spaced in log-odds, so the curve's ends are drawn as
+finely as its middle."""
+
+
+def fit_platt(pairs: Iterable[tuple[float, float]]) -> tuple[Knot, ...]:
+    """Platt scaling: the logistic regression of outcomes on the raw chances' log-odds,
+    ``calibrated = 1 / (1 + exp(-(a * logit(raw) + b)))``, fitted by Newton's method and kept
+    as knots. Two parameters instead of a step per block: smoother than ``fit_isotonic`` where
+    the games are few, and unable to follow a curve that is not of this shape."""
+    points = [(_logit(chance), outcome) for chance, outcome in pairs]
+    a, b = 1.0, 0.0
+    for _ in range(100):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, outcome in points:
+            p = _sigmoid(a * x + b)
+            gradient, weight = p - outcome, p * (1.0 - p)
+            ga += gradient * x
+            gb += gradient
+            haa += weight * x * x
+            hab += weight * x
+            hbb += weight
+        determinant = haa * hbb - hab * hab
+        if not points or determinant <= 0.0:
+            break
+        da = (hbb * ga - hab * gb) / determinant
+        db = (haa * gb - hab * ga) / determinant
+        a, b = a - da, b - db
+        if abs(da) + abs(db) < 1e-10:
+            break
+    low, high = _logit(0.0), _logit(1.0)
+    xs = [low + (high - low) * index / (PLATT_KNOTS - 1) for index in range(PLATT_KNOTS)]
+    knots = [(_sigmoid(x), _sigmoid(a * x + b)) for x in xs]
+    return _pinned(knots)
+
+
+_EDGE = 1e-3
+"""Raw chances are read within this of 0 and 1 (a playout's count gives nothing closer)."""
+
+
+def _logit(chance: float) -> float:
+    chance = min(max(chance, _EDGE), 1.0 - _EDGE)
+    return math.log(chance / (1.0 - chance))
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _mean(block: Sequence[float]) -> float:

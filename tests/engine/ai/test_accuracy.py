@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine.ai.accuracy import accuracy, decision_accuracy
-from engine.ai.calibration import FITTED_KNOTS, Calibration, calibrated, fit_isotonic
+from engine.ai.calibration import (
+    FITTED_KNOTS,
+    Calibration,
+    calibrated,
+    fit_isotonic,
+    fit_platt,
+)
 from engine.ai.review import summarize
 
 
@@ -69,6 +76,25 @@ def test_isotonic_fit_is_monotone_and_matches_the_outcomes_it_saw() -> None:
     assert values == sorted(values)
     assert abs(fitted(0.05) - 0.23) < 0.06
     assert abs(fitted(0.95) - 0.77) < 0.06
+
+
+def test_platt_fit_finds_the_slope_of_over_confident_chances() -> None:
+    """Outcomes drawn with log-odds half of the raw chances' (too sure by a factor of two):
+    the fit halves them again, and its knots span 0 to 1 in order."""
+    rng = random.Random(2)
+    pairs = []
+    for _ in range(20000):
+        raw = min(max(rng.random(), 0.01), 0.99)
+        logit = math.log(raw / (1 - raw))
+        truth = 1 / (1 + math.exp(-0.5 * logit))
+        pairs.append((raw, 1.0 if rng.random() < truth else 0.0))
+    knots = fit_platt(pairs)
+    fitted = Calibration(knots)
+    assert [x for x, _ in knots] == sorted(x for x, _ in knots)
+    assert knots[0][0] == 0.0 and knots[-1][0] == 1.0
+    for raw in (0.05, 0.2, 0.5, 0.8, 0.95):
+        truth = 1 / (1 + math.exp(-0.5 * math.log(raw / (1 - raw))))
+        assert abs(fitted(raw) - truth) < 0.03, (raw, fitted(raw), truth)
 
 
 def test_the_fitted_calibration_is_a_monotone_map_within_0_and_1() -> None:
