@@ -174,12 +174,11 @@ class Snapshot:
             return 0
         return since.entries
 
-    def _log_part(self, since: LogMark | None) -> tuple[bytes, LogMark]:
-        """The log entries a state to a connection that has sent ``since`` carries, as JSON
-        text, and the log its client then holds. The game's log text as stored, or the end
-        of it, spliced in: never encoded (a late game's log alone is 16 KB), and decoded
-        only to count the entries."""
-        log_from = self._log_from(since)
+    def _log_part(self, since: LogMark | None, log_from: int) -> tuple[bytes, LogMark]:
+        """The log entries a state to a connection that has sent ``since`` carries (from
+        ``log_from``, which ``_log_from`` gives for it), as JSON text, and the log its client
+        then holds. The game's log text as stored, or the end of it, spliced in: never
+        encoded (a late game's log alone is 16 KB), and decoded only to count the entries."""
         part = self._logs.get(log_from)
         if part is None:
             game = self.room.game
@@ -273,7 +272,7 @@ class Snapshot:
             if head is None:
                 rest = self._message(legal, blocked, ref, log_from)
                 head = self._heads[shape] = orjson.dumps(rest, option=_OPTIONS)
-            log, mark = self._log_part(since)
+            log, mark = self._log_part(since, log_from)
             view = self._view_fields(seat)
             text = b"".join(
                 [head[:-1], b',"view":{', view, b',"log":' if view else b'"log":', log, b"}}"]
@@ -286,7 +285,7 @@ class Snapshot:
         first game."""
         if self.room.game is None:
             return None
-        return self._log_part(None)[1]
+        return self._log_part(None, 0)[1]
 
     def state_message(self, seat: int | None) -> StateMessage | None:
         """The ``state`` message for a seat (None: a spectator), with the whole log
