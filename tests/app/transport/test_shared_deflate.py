@@ -85,24 +85,31 @@ def test_a_text_joined_from_pieces_is_compressed_piece_by_piece_each_piece_once(
         assert client.decode(server.encode(Frame(Opcode.TEXT, text))).data == text
 
 
-def test_each_seats_state_reads_back_whole_and_shares_its_tail_with_the_others() -> None:
+def test_each_seats_state_reads_back_whole_and_shares_its_tail_with_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Every seat's and a spectator's ``state`` of each move, as per-message deflate sends
-    it, inflates to the text rendered; the compressed tail is made once a move."""
+    it, inflates to the text rendered; the tail they share is compressed once a move."""
+    compressed: list[int] = []
+    compress = deflate._compressed
+
+    def counted(data: bytes | bytearray | memoryview) -> bytes:
+        compressed.append(len(data))
+        return compress(data)
+
+    monkeypatch.setattr(deflate, "_compressed", counted)
     room, rng = started_room(people(4), seed=12), random.Random(12)
     marks: dict[int | None, LogMark | None] = {}
-    made: list[int] = []
     for _ in range(60):
         snapshot = Snapshot(room)
-        pieces_before = len(deflate._pieces)
+        compressed.clear()
         for seat in (None, 0, 1, 2, 3):
             rendered = snapshot.state_text(seat, marks.get(seat))
             assert rendered is not None
             text, marks[seat] = rendered
             assert _inflate(deflated(text)) == text
-        made.append(len(deflate._pieces) - pieces_before)
+        assert len(compressed) == 6, "five heads and one tail"
         state = room.engine_state()
         action = rng.choice(engine.legal_actions(state))
         room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
         room.version += 1
-    # Five heads, one tail (deflate._pieces is bounded: counted while it grows).
-    assert set(made[1:20]) == {6}
