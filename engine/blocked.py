@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from engine.cards import INFO, IS_ACTION, IS_ASSET, KIND_OF, CardId, Kind, pair_kind, set_kind
-from engine.legal import claim_kind, exposed_depths, weighted_plays
+from engine.cards import INFO, IS_ACTION, IS_ASSET, KIND_OF, PAIRS, CardId, Kind, set_kind
+from engine.legal import can_meet, claim_kind, exposed_depths
 from engine.state import Seat, State
 from engine.turns import name, piles_of
 
@@ -66,7 +66,7 @@ def _kind_name(kind: Kind | str) -> str:
 def _answer_blocks(state: State, seat: Seat) -> list[Blocked]:
     challenge = state.challenge
     assert challenge is not None
-    if weighted_plays(state.hands[seat], challenge.kind, challenge.need):
+    if can_meet(state.hands[seat], challenge.kind, challenge.need):
         return []
     what = _kind_name(challenge.kind)
     if challenge.need == 2:
@@ -87,7 +87,7 @@ def _turn_blocks(state: State, seat: Seat) -> list[Blocked]:
     if not hand:
         reason = "Your hand is empty: you can only end your turn."
         return [_entry(kind, "hand_empty", reason) for kind in _kinds(state) if kind != "end_turn"]
-    if not any(pair_kind(a, b) for a, b in combinations(hand, 2)):
+    if not any(PAIRS[a][b] for a, b in combinations(hand, 2)):
         blocks.append(
             _entry(
                 "form_set",
@@ -98,7 +98,7 @@ def _turn_blocks(state: State, seat: Seat) -> list[Blocked]:
         )
     if not state.discard:
         blocks.append(_entry("form_set_discard", "discard_empty", "The discard pile is empty."))
-    elif not any(pair_kind(state.discard[-1], card) for card in hand):
+    elif not any(PAIRS[state.discard[-1]][card] for card in hand):
         top = _kind_name(KIND_OF[state.discard[-1]])
         blocks.append(
             _entry(
@@ -164,7 +164,7 @@ def _challenge_blocks(state: State, seat: Seat, hand: list[CardId]) -> list[Bloc
                 blocks.append(_entry("challenge", "lost_challenge_this_turn", reason, **where))
             else:
                 kind = set_kind(stack[-1 - depth])
-                if weighted_plays(hand, kind, 2 if depth else 1):
+                if can_meet(hand, kind, 2 if depth else 1):
                     continue
                 if depth == 0:
                     reason = f"You have no {_kind_name(kind)} or wild card to challenge that set."

@@ -91,6 +91,21 @@ def weighted_plays(hand: list[CardId], kind: Kind, need: int) -> list[tuple[Card
     return plays
 
 
+def can_meet(hand: list[CardId], kind: Kind, need: int) -> bool:
+    """Whether ``weighted_plays(hand, kind, need)`` holds any play, without listing them:
+    a matching card for one; a matching Penny Jar, or two other matching cards, for two."""
+    match = MATCHES[kind]
+    if need == 1:
+        return any(match[card] for card in hand)
+    others = 0
+    for card in hand:
+        if match[card]:
+            if IS_PENNY_JAR[card]:
+                return True
+            others += 1
+    return others >= 2
+
+
 def exposed_depths(state: State, seat: Seat) -> range:
     """Depths of ``seat``'s stack a rival may challenge; the bottom set never (R-1)."""
     return range(min(state.rules.exposed_depth, len(state.stacks[seat]) - 1))

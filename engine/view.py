@@ -5,25 +5,47 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.cards import VALUE_OF, CardId, Kind, card_json, cards_json, set_kind
+from engine.cards import IS_ASSET, KIND_NAME, VALUE_OF, card_json, cards_json
 from engine.legal import exposed_depths
 from engine.state import Seat, State
 from engine.turns import standings
 
 
-def _set_json(cards: list[CardId], exposed: bool) -> dict[str, Any]:
-    """A set on a stack: its kind (that of its assets), cards and value."""
-    value = sum(map(VALUE_OF.__getitem__, cards))
-    return {
-        "kind": _KIND_TEXT[set_kind(cards)],
-        "cards": cards_json(cards),
-        "value": value,
-        "exposed": exposed,
-    }
-
-
-_KIND_TEXT = {kind: kind.value for kind in Kind}
-"""Each kind's text, looked up: an enum's ``value`` is a descriptor, slow to read."""
+def _players(state: State) -> list[dict[str, Any]]:
+    """Each seat's public entry: hand size, stack (bottom→top) and stash. A set's kind is
+    that of its first asset (``set_kind``); its cards, value and kind come from one pass over
+    it, written out: a view holds every set on the table, built at every move."""
+    names = state.config.names
+    players = []
+    for player, stack in enumerate(state.stacks):
+        first_exposed = len(stack) - len(exposed_depths(state, player))
+        sets = []
+        stash = 0
+        for index, cards in enumerate(stack):
+            value = 0
+            kind = None
+            shown = []
+            for card in cards:
+                value += VALUE_OF[card]
+                if kind is None and IS_ASSET[card]:
+                    kind = KIND_NAME[card]
+                shown.append({"id": card, "kind": KIND_NAME[card]})
+            if kind is None:
+                raise ValueError("a set without an asset")
+            stash += value
+            sets.append(
+                {"kind": kind, "cards": shown, "value": value, "exposed": index >= first_exposed}
+            )
+        entry: dict[str, Any] = {
+            "seat": player,
+            "hand_size": len(state.hands[player]),
+            "stack": sets,
+            "stash": stash,
+        }
+        if names:
+            entry["name"] = names[player]
+        players.append(entry)
+    return players
 
 
 def _check_seat(state: State, seat: Seat | None) -> None:
@@ -35,20 +57,7 @@ def view_for(state: State, seat: Seat | None) -> dict[str, Any]:
     """Every public zone, plus the viewer's own hand; ``None`` views as a spectator."""
     _check_seat(state, seat)
     config = state.config
-    players = []
-    for player in range(config.players):
-        stack = state.stacks[player]
-        exposed = {len(stack) - 1 - depth for depth in exposed_depths(state, player)}
-        sets = [_set_json(cards, index in exposed) for index, cards in enumerate(stack)]
-        entry: dict[str, Any] = {
-            "seat": player,
-            "hand_size": len(state.hands[player]),
-            "stack": sets,
-            "stash": sum(set_json["value"] for set_json in sets),
-        }
-        if config.names:
-            entry["name"] = config.names[player]
-        players.append(entry)
+    players = _players(state)
     challenge = state.challenge
     return {
         "seat": seat,

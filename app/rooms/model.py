@@ -272,6 +272,24 @@ class Room(BaseModel):
             unrecorded=list(self.unrecorded),
         )
 
+    def clone_for_move(self, seat: int) -> Room:
+        """``clone`` for a move by ``seat`` (``play.apply``), which changes the room, its
+        game and that seat only: the options, the other seats and the game's lists a move
+        never changes (its hints, winners and totals: a finished game's are set anew) are
+        the ones of this room. Nothing changes a room in place but a clone of it, so sharing
+        them is safe; copying them was a third of a move's copy."""
+        game = self.game
+        assert game is not None, "a move is made in a game"
+        seats = list(self.seats)
+        mover = seats[seat]
+        seats[seat] = None if mover is None else _copied(mover)
+        return _copied(
+            self,
+            seats=seats,
+            game=_copied(game, actions=list(game.actions), refs=dict(game.refs)),
+            unrecorded=list(self.unrecorded),
+        )
+
     def acts_on(self, version: int) -> bool:
         """Whether an ``act`` chosen from the state of ``version`` may apply now: only
         presence changed since (``game_version``)."""

@@ -91,7 +91,7 @@ def apply(
     move = {**action, "seat": seat}
     before = room.engine_state()
     state = engine.apply_action(before, move)
-    room = room.clone()
+    room = room.clone_for_move(seat)
     game = room.game
     player = room.seats[seat]
     assert game is not None and player is not None

@@ -189,7 +189,11 @@ class Nodes:
                     if asking:  # good for the next command only
                         futures.append(connection.call("ASKING"))
                     futures.append(connection.call(*command))
-                replies = await asyncio.gather(*futures)
+                # One command (a commit, a read) awaits its own future: gathering one cost
+                # a task's worth of callbacks per commit.
+                replies = (
+                    [await futures[0]] if len(futures) == 1 else await asyncio.gather(*futures)
+                )
                 if asking:
                     replies = replies[1::2]
             except (RedisConnectionError, OSError) as error:

@@ -136,6 +136,11 @@ class RespConnection(asyncio.Protocol):
         if self._transport is not None:
             self._transport.close()
 
+    def fail(self, error: Exception) -> None:
+        """Close the connection, failing what waits on it (and ``next_push``) with ``error``."""
+        self.close()
+        self._fail(error)
+
     def _fail(self, error: Exception) -> None:
         if self._lost is None:
             self._lost = error

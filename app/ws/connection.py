@@ -270,11 +270,12 @@ class Connection:
                 self._writing = False
 
     def _render(self, item: _Item) -> list[Text]:
-        if isinstance(item, str | bytes):
-            return [item]
-        if isinstance(item, dict):
-            return [encode(item)]
-        if isinstance(item, _Answer):
+        if type(item) is not Snapshot:  # a room's snapshot, at every move, is looked at first
+            if isinstance(item, str | bytes):
+                return [item]
+            if isinstance(item, dict):
+                return [encode(item)]
+            assert isinstance(item, _Answer)
             return self._render_answer(item)
         if item.version < self._version or (item.version == self._version and not self._resync):
             return []

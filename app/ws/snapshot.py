@@ -12,6 +12,7 @@ import orjson
 import engine
 from app.rooms.model import Room
 from app.rooms.public import RoomPublic, game_recorded, room_public
+from app.transport.deflate import joined
 from app.ws.messages import RoomMessage, StateMessage
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -80,13 +81,15 @@ class Snapshot:
         """Each seat's state text and the log it leaves its client with, by seat and
         ``log_from``: most connections of a seat had the same previous version."""
         self._heads: dict[tuple[int, int, str | int | None, int], bytes] = {}
-        """A state message's fields but its view, as JSON text, by the identity of its legal
-        and blocked lists, its ref and its ``log_from``: the seats waiting for others share
-        theirs."""
+        """A state message's fields but its view, as JSON text up to the view's opening
+        brace, by the identity of its legal and blocked lists, its ref and its ``log_from``:
+        the seats waiting for others share theirs."""
         self._logs: dict[int, tuple[bytes, LogMark]] = {}
         """The log entries from ``log_from`` on as JSON text, and the log they complete."""
         self._own: dict[int | None, bytes] = {}
-        """Each seat's view as text but the log (``_view_fields``)."""
+        """Each seat's own view fields as text (``_own_fields``)."""
+        self._tails: dict[tuple[int, bool], tuple[bytes, LogMark]] = {}
+        """The end of a state's text from its shared view fields on, by ``log_from``."""
 
     @property
     def version(self) -> int:
@@ -174,12 +177,11 @@ class Snapshot:
             return 0
         return since.entries
 
-    def _log_part(self, since: LogMark | None) -> tuple[bytes, LogMark]:
-        """The log entries a state to a connection that has sent ``since`` carries, as JSON
-        text, and the log its client then holds. The game's log text as stored, or the end
-        of it, spliced in: never encoded (a late game's log alone is 16 KB), and decoded
-        only to count the entries."""
-        log_from = self._log_from(since)
+    def _log_part(self, since: LogMark | None, log_from: int) -> tuple[bytes, LogMark]:
+        """The log entries a state to a connection that has sent ``since`` carries (from
+        ``log_from``, which ``_log_from`` gives for it), as JSON text, and the log its client
+        then holds. The game's log text as stored, or the end of it, spliced in: never
+        encoded (a late game's log alone is 16 KB), and decoded only to count the entries."""
         part = self._logs.get(log_from)
         if part is None:
             game = self.room.game
@@ -196,16 +198,30 @@ class Snapshot:
             self._logs[log_from] = part
         return part
 
-    def _view_fields(self, seat: int | None) -> bytes:
-        """A seat's view as JSON text without its braces and its log: its own fields, then
-        the shared."""
+    def _own_fields(self, seat: int | None) -> bytes:
+        """A seat's own view fields (``_own_keys``) as JSON text without braces; the shared
+        fields follow them."""
         fields = self._own.get(seat)
         if fields is None:
             view = self._views[seat]
-            own = orjson.dumps({key: view[key] for key in self._own_keys}, option=_OPTIONS)[1:-1]
-            fields = b",".join(part for part in (own, self._shared_fields) if part)
-            self._own[seat] = fields
+            own = {key: view[key] for key in self._own_keys}
+            fields = self._own[seat] = orjson.dumps(own, option=_OPTIONS)[1:-1]
         return fields
+
+    def _tail(
+        self, since: LogMark | None, log_from: int, after_fields: bool
+    ) -> tuple[bytes, LogMark]:
+        """What every seat's state that starts its log at ``log_from`` ends with: the
+        shared view fields, the log from there and the closing braces (``after_fields``: the
+        view has fields before its log); and the log it leaves its client with. One object
+        for all those states (``joined``)."""
+        tail = self._tails.get((log_from, after_fields))
+        if tail is None:
+            log, mark = self._log_part(since, log_from)
+            opening = b',"log":' if after_fields else b'"log":'
+            text = b"".join([self._shared_fields, opening, log, b"}}"])
+            tail = self._tails[(log_from, after_fields)] = (text, mark)
+        return tail
 
     @cached
     def _refs(self) -> dict[int, str | int]:
@@ -272,12 +288,13 @@ class Snapshot:
             head = self._heads.get(shape)
             if head is None:
                 rest = self._message(legal, blocked, ref, log_from)
-                head = self._heads[shape] = orjson.dumps(rest, option=_OPTIONS)
-            log, mark = self._log_part(since)
-            view = self._view_fields(seat)
-            text = b"".join(
-                [head[:-1], b',"view":{', view, b',"log":' if view else b'"log":', log, b"}}"]
-            )
+                head = orjson.dumps(rest, option=_OPTIONS)[:-1] + b',"view":{'
+                self._heads[shape] = head
+            own, shared = self._own_fields(seat), self._shared_fields
+            tail, mark = self._tail(since, log_from, bool(own or shared))
+            # Two pieces, the seat's own and the tail every seat's state shares, for the
+            # compression to make the tail once (``joined``).
+            text = joined([b"".join([head, own, b"," if own and shared else b""]), tail])
             rendered = self._texts[key] = (text, mark)
         return rendered
 
@@ -286,7 +303,7 @@ class Snapshot:
         first game."""
         if self.room.game is None:
             return None
-        return self._log_part(None)[1]
+        return self._log_part(None, 0)[1]
 
     def state_message(self, seat: int | None) -> StateMessage | None:
         """The ``state`` message for a seat (None: a spectator), with the whole log

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 import engine
@@ -88,3 +89,43 @@ def test_changing_every_part_of_a_clone_leaves_the_original_as_it_was() -> None:
     clone.game.state = "{}"
     clone.unrecorded.clear()
     assert room.model_dump_json() == before
+
+
+def test_a_move_copies_what_it_changes_and_shares_only_what_no_move_changes() -> None:
+    """``play.apply`` copies the room for a move with ``clone_for_move``: the room before
+    stays as it was, through a whole game and what a clone of the room after then changes,
+    and the room after is the one a whole ``clone`` would have given."""
+    room = lobby.new_room(
+        code="ABCDE",
+        options=RoomOptions(room_name="Moves", seats=3),
+        host=Seat(name="Ann", token_hash="a" * 64),
+        now=1.0,
+    )
+    for name in ("Bob", "Cy"):
+        room, _ = lobby.take_seat(room, Seat(name=name, token_hash=name[0] * 64))
+    room = play.start(room, seed=11, game_id="g1", now=2.0)
+    moves = 0
+    while room.status == "playing":
+        state = room.engine_state()
+        action = engine.legal_actions(state)[moves % 3 % len(engine.legal_actions(state))]
+        seat, mover = action["seat"], ("player", "clock")[moves % 2]
+        before = room.model_dump_json()
+        after = play.apply(room, seat=seat, action=action, now=3.0, mover=mover, ref=moves)
+        assert room.model_dump_json() == before
+        # The same move on a whole clone: what clone_for_move shares makes no difference.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Room, "clone_for_move", lambda self, seat: self.clone())
+            whole = play.apply(room, seat=seat, action=action, now=3.0, mover=mover, ref=moves)
+        assert after.model_dump_json() == whole.model_dump_json()
+        changed = after.clone()
+        assert changed.game is not None
+        changed.options.room_name = "Changed"
+        for other in changed.seats:
+            assert other is not None
+            other.away, other.timeouts, other.name = True, 9, "Changed"
+        changed.game.hints.append(1)
+        changed.game.winners.append(1)
+        changed.unrecorded.clear()
+        assert room.model_dump_json() == before
+        room, moves = after, moves + 1
+    assert moves > 20 and room.unrecorded
