@@ -89,10 +89,11 @@ class AiRunner:
             if isinstance(executor, ProcessPoolExecutor)
             else []
         )
+        # Idle workers leave on the pool's own stop signal, as ``shutdown`` sends it, within
+        # half the time; only those still busy then are terminated (a worker killed while it
+        # waits on the call queue dies holding the queue's lock).
         executor.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        await asyncio.to_thread(_reap, workers, seconds)
+        await asyncio.to_thread(_reap, workers, seconds / 2, terminate=True)
         # Processes: with the workers gone, the pool's own thread ends and closes its queues,
         # so their semaphores are released rather than reported as leaked at exit. Threads:
         # the one running is waited for (bounded; it cannot be stopped).
@@ -101,12 +102,22 @@ class AiRunner:
                 await asyncio.to_thread(executor.shutdown, wait=True)
 
 
-def _reap(workers: Sequence[BaseProcess], seconds: float) -> None:
-    """Wait for terminated ``workers`` to exit, at most ``seconds`` in all; kill the rest."""
-    deadline = time.monotonic() + seconds
-    for worker in workers:
-        worker.join(max(0.0, deadline - time.monotonic()))
+def _reap(workers: Sequence[BaseProcess], seconds: float, *, terminate: bool = False) -> None:
+    """Wait for ``workers`` to exit, at most ``seconds``; with ``terminate``, then terminate
+    those still running and wait as long again; kill the rest."""
+    _join(workers, seconds)
+    if terminate:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        _join(workers, seconds)
     for worker in workers:
         if worker.is_alive():
             worker.kill()
             worker.join(1.0)
+
+
+def _join(workers: Sequence[BaseProcess], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
