@@ -24,6 +24,8 @@ from app.ws.snapshot import Snapshot
 logger = logging.getLogger(__name__)
 
 _RESTART_SECONDS = 1.0
+_SAID_KEPT = 16
+"""Chat lines remembered per room, to send each once (``Hub._said``)."""
 _READ_RETRY_SECONDS = (0.05, 0.2, 0.5, 1.0)
 """Pauses between attempts to read a room whose commit was announced, when reading fails."""
 _DEPARTURE_RETRY_SECONDS = (0.5, 2.0, 5.0, 15.0)
@@ -63,6 +65,13 @@ class Hub:
         self._unknown: set[str] = set()
         """Rooms with a commit of unknown version announced (a commit here that missed, a
         subscription made again) since their read in progress began."""
+        self._said: dict[str, list[str]] = {}
+        """Code → the room's chat lines this process delivered last (``_SAID_KEPT``), as sent:
+        after a subscription is made again, the lines said meanwhile are read from the store
+        and sent (``_catch_up``), each once."""
+        self._held_since: dict[str, float] = {}
+        """Code → when (epoch seconds) this process's subscription to the room was first
+        confirmed: lines said since then reach its connections live, not in their history."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._departing: dict[tuple[str, str], asyncio.Task[None]] = {}
         """(Code, token hash) → the departure waiting to be committed for that seat."""
@@ -89,6 +98,7 @@ class Hub:
         except BaseException:
             self.remove(code, listener)
             raise
+        self._held_since.setdefault(code, time.time())
 
     def remove(self, code: str, listener: Listener) -> None:
         listeners = self._rooms.get(code)
@@ -97,6 +107,8 @@ class Hub:
             if not listeners:
                 del self._rooms[code]
                 self._fanned.pop(code, None)
+                self._said.pop(code, None)
+                self._held_since.pop(code, None)
                 self._service.store.unwatch(code)
 
     @property
@@ -136,12 +148,12 @@ class Hub:
                     # to each of its connections as the same text, never encoded again.
                     if not isinstance(json.loads(event.data), dict):
                         raise ValueError("a room message is a JSON object")
-                    for listener in list(self._rooms.get(event.code, ())):
-                        listener.deliver(event.data)
+                    self._say(event.code, event.data)
                 elif event.code:
                     self._on_commit()
                     self._service.distrust(event.code)
                     self._announced(event.code, 0)
+                    await self._catch_up(event.code)
                 else:
                     await self._resync()
             except (ValidationError, ValueError):
@@ -155,6 +167,43 @@ class Hub:
             room = await self._service.load(code)
             if room is not None:
                 self._fan_out(room)
+            await self._catch_up(code)
+
+    def _say(self, code: str, text: str) -> None:
+        """A chat line to the room's connections here, unless they have had it."""
+        listeners = self._rooms.get(code)
+        if not listeners:
+            return
+        said = self._said.setdefault(code, [])
+        if text in said:
+            return
+        said.append(text)
+        del said[:-_SAID_KEPT]
+        for listener in list(listeners):
+            listener.deliver(text)
+
+    async def _catch_up(self, code: str) -> None:
+        """The chat lines said while the room's subscription was being made again: kept in
+        the store but never heard here, they follow the last line this process delivered
+        (lines from before any delivered here came with each connection's history)."""
+        since = self._held_since.get(code)
+        if since is None:
+            return
+        said = self._said.get(code)
+        try:
+            lines = await self._service.store.chat_lines(code)
+        except STORE_ERRORS as error:
+            logger.warning("chat not caught up (%s)", type(error).__name__, extra={"room": code})
+            return
+        if said:
+            after = next(
+                (at + 1 for at in range(len(lines) - 1, -1, -1) if lines[at] == said[-1]), None
+            )
+            missed = lines[after:] if after is not None else []
+        else:
+            missed = [text for text in lines if _said_at(text) >= since]
+        for text in missed:
+            self._say(code, text)
 
     async def arrive(self, code: str, token_hash: str) -> None:
         """Record that a person is connected (a commit only if the room says they are not:
@@ -320,3 +369,12 @@ class Hub:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _said_at(text: str) -> float:
+    """When a stored chat line was said (0 if it does not say)."""
+    try:
+        at = json.loads(text).get("at")
+    except (ValueError, AttributeError):
+        return 0.0
+    return float(at) if isinstance(at, int | float) else 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -280,3 +281,72 @@ async def test_an_undecodable_room_is_not_sent_and_its_text_is_not_logged(
         await _settle(lambda: "undecodable room not sent" in caplog.text)
         assert listener.versions == [1]
         assert "SECRET-HAND" not in caplog.text
+
+
+class DeafStore(MemoryRoomStore):
+    """Keeps chat lines without announcing them while ``deaf`` (said while this process's
+    subscription to the room was being made again), and can announce a ``resync``."""
+
+    deaf = False
+
+    async def publish(self, code: str, message: str) -> None:
+        if not self.deaf:
+            await super().publish(code, message)
+
+    def resync(self, code: str) -> None:
+        self._events.put_nowait(StoreEvent("resync", code))
+
+
+class Chatting(Recorded):
+    """A listener that keeps the chat lines it is sent, as well as the versions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def deliver(self, item: object) -> None:
+        if isinstance(item, str):
+            self.lines.append(item)
+        else:
+            super().deliver(item)  # type: ignore[arg-type]
+
+
+def _line(text: str, at: float) -> str:
+    return f'{{"type": "chat", "seat": 0, "name": "Ann", "text": "{text}", "at": {at}}}'
+
+
+@pytest.mark.parametrize("heard_before", [True, False], ids=["after a line heard", "first line"])
+async def test_chat_said_while_a_subscription_was_made_again_follows_the_resync(
+    heard_before: bool,
+) -> None:
+    """Lines kept in the store but never heard here (the subscription was being made again)
+    reach the room's connections once the resync comes, each once, in order."""
+    store = DeafStore()
+    service = _service(store)
+    code, _ = await _room(service)
+    hub = Hub(service, on_commit=lambda: None)
+    listener = Chatting()
+    await hub.add(code, listener)
+    task = asyncio.create_task(hub.run())
+    try:
+        await _settle(lambda: listener.versions == [1])
+        now = time.time()
+        if heard_before:
+            await store.chat(code, _line("heard", now), keep=50)
+            await _settle(lambda: listener.lines == [_line("heard", now)])
+        store.deaf = True
+        missed = [_line("missed one", now + 1), _line("missed two", now + 2)]
+        for line in missed:
+            await store.chat(code, line, keep=50)
+        store.deaf = False
+        store.resync(code)
+        expected = ([_line("heard", now)] if heard_before else []) + missed
+        await _settle(lambda: listener.lines == expected)
+        # A second resync, and a line heard live that the catch-up already sent: each once.
+        store.resync(code)
+        await store.publish(code, missed[-1])
+        later = _line("later", now + 3)
+        await store.chat(code, later, keep=50)
+        await _settle(lambda: listener.lines == [*expected, later])
+    finally:
+        task.cancel()
