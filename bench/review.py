@@ -237,11 +237,7 @@ def report(games: dict[tuple[str, int], list[Point]], args: argparse.Namespace) 
             f"{100 * worst:.1f} points"
         )
     chosen = min(scores, key=lambda name: scores[name])
-    fitted = Calibration(FITS[chosen](fit))
-    mapped = {
-        name: Calibration(fit_(fit)) if name != chosen else fitted for name, fit_ in FITS.items()
-    }
-    baseline = [pair for game in pairs_of("test", 1) for pair in game]
+    mapped = {name: Calibration(fit_with(fit)) for name, fit_with in FITS.items()}
     tables: list[tuple[str, list[list[tuple[float, float]]]]] = [("raw", test_games)]
     for name, mapping in mapped.items():
         tables.append(
@@ -258,11 +254,10 @@ def report(games: dict[tuple[str, int], list[Point]], args: argparse.Namespace) 
     for title, per_game in tables:
         pairs = [pair for game in per_game for pair in game]
         print(f"\n{title[0].upper() + title[1:]}:")
-        spreads = None if per_game is tables[-1][1] else resampled_gaps(per_game)
+        spreads = None if title.startswith("baseline") else resampled_gaps(per_game)
         print("\n".join(reliability(pairs, spreads)))
-    del baseline
     print(f"\nKnots of the chosen fit ({chosen}; raw chance, calibrated chance):")
-    print(repr(tuple((round(x, 4), round(y, 4)) for x, y in fitted.knots)))
+    print(repr(tuple((round(x, 4), round(y, 4)) for x, y in mapped[chosen].knots)))
 
 
 def speed(args: argparse.Namespace) -> None:

@@ -19,6 +19,22 @@ def why(state: engine.State, played: dict[str, Any], best: dict[str, Any]) -> st
     return reason(engine.view_for(state, played["seat"]), played, best)
 
 
+def discarding(state: engine.State, kind: str) -> dict[str, Any]:
+    """Ann (seat 0) discards her card of ``kind``."""
+    return {"type": "discard", "seat": 0, "card": card(state, 0, kind)}
+
+
+def challenge_top(state: engine.State, kind: str) -> dict[str, Any]:
+    """Ann challenges Bea's top set with her card of ``kind``."""
+    return {
+        "type": "challenge",
+        "seat": 0,
+        "target": 1,
+        "depth": 0,
+        "cards": [card(state, 0, kind)],
+    }
+
+
 def test_conceding_a_set_while_holding_its_answer_says_so() -> None:
     """Bea defends her $40,000 Yacht set with a Yacht in hand and concedes it."""
     state = deal(
@@ -41,8 +57,8 @@ def test_discarding_a_gold_bar_where_an_asset_would_do_says_so() -> None:
         rules="simple",
         deck=["jewelry", "jewelry", "coins", "guitar", "piggy_bank", "stocks"],
     )
-    gold = {"type": "discard", "seat": 0, "card": card(state, 0, "gold_bar")}
-    piggy = {"type": "discard", "seat": 0, "card": card(state, 0, "piggy_bank")}
+    gold = discarding(state, "gold_bar")
+    piggy = discarding(state, "piggy_bank")
     assert why(state, gold, piggy) == (
         "threw away a Gold Bar, a wild the next player can take from the discard pile, "
         "where a Piggy Bank would do"
@@ -86,7 +102,7 @@ def test_exposing_a_set_with_no_answer_in_hand_says_so() -> None:
         "target": 0,
         "direction": "bottom_to_top",
     }
-    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    discard = discarding(state, "coins")
     assert why(state, expose, discard) == (
         "left your $40,000 Mansion set exposed to a challenge you could not answer"
     )
@@ -100,14 +116,8 @@ def test_a_missed_challenge_counts_the_unseen_cards_that_could_answer() -> None:
         stacks=[[["guitar", "guitar"]], [["piggy_bank", "piggy_bank"], ["yacht", "yacht"]]],
         deck=["jewelry", "coins"],
     )
-    challenge = {
-        "type": "challenge",
-        "seat": 0,
-        "target": 1,
-        "depth": 0,
-        "cards": [card(state, 0, "yacht")],
-    }
-    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    challenge = challenge_top(state, "yacht")
+    discard = discarding(state, "coins")
     assert why(state, discard, challenge) == (
         "missed a challenge on Seat 2's $40,000 Yacht set, which only one card you had not "
         "seen could answer"
@@ -121,14 +131,8 @@ def test_a_challenge_with_nothing_to_answer_says_what_it_risked() -> None:
         stacks=[[["guitar", "guitar"]], [["piggy_bank", "piggy_bank"], ["yacht", "yacht"]]],
         deck=["jewelry", "coins"],
     )
-    challenge = {
-        "type": "challenge",
-        "seat": 0,
-        "target": 1,
-        "depth": 0,
-        "cards": [card(state, 0, "silver_bar")],
-    }
-    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    challenge = challenge_top(state, "silver_bar")
+    discard = discarding(state, "coins")
     assert why(state, challenge, discard) == (
         "challenged Seat 2's $40,000 Yacht set with one card ($25,000) and no card left to "
         "answer, while two cards you had not seen could answer"
@@ -145,7 +149,7 @@ def test_leaving_a_set_in_the_hand_says_what_it_would_bank() -> None:
         "seat": 0,
         "cards": [card(state, 0, "yacht"), card(state, 0, "yacht", 1)],
     }
-    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    discard = discarding(state, "coins")
     assert why(state, discard, form) == "left $40,000 out of your stash that the better move banks"
 
 
@@ -176,7 +180,7 @@ def test_keeping_the_action_card_the_better_move_plays_says_so() -> None:
         stacks=[[["mansion", "mansion"], ["piggy_bank", "piggy_bank"]], []],
         deck=["yacht", "yacht", "piggy_bank", "coins"],
     )
-    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    discard = discarding(state, "coins")
     played = {"type": "move", "seat": 0, "card": card(state, 0, "move"), "target": 0}
     played["direction"] = "top_to_bottom"
     assert why(state, discard, played) == "held on to your Move when playing it was better"
@@ -187,8 +191,8 @@ def test_one_discard_for_another_names_both() -> None:
         [["coins", "guitar", "stocks", "jewelry"], ["racehorse", "fine_art", "yacht"]],
         deck=["yacht", "yacht", "piggy_bank", "coins"],
     )
-    coins = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
-    stocks = {"type": "discard", "seat": 0, "card": card(state, 0, "stocks")}
+    coins = discarding(state, "coins")
+    stocks = discarding(state, "stocks")
     assert (
         why(state, coins, stocks)
         == "discarded a Coin Collection where a Stock Certificates would do"
@@ -205,7 +209,7 @@ def test_the_names_in_the_view_name_the_rival() -> None:
     view["players"][1]["name"] = "Hard Bot"
     challenge = {"type": "challenge", "seat": 0, "target": 1, "depth": 0}
     challenge["cards"] = [card(state, 0, "yacht")]
-    discard = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    discard = discarding(state, "coins")
     assert "Hard Bot's $40,000 Yacht set" in reason(view, discard, challenge)
 
 
