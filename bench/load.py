@@ -752,6 +752,7 @@ async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
     command = [sys.executable, str(BENCH / "bare.py"), "--port", str(port)]
     if args.compression:
         command.append("--compression")
+    command += ["--padding", args.bare_padding]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)  # noqa: ASYNC220
     try:
         _pin(process.pid, 0)
@@ -1151,6 +1152,13 @@ def main() -> None:
         help="per-message deflate on both servers (on by default, as in the game server)",
     )
     parser.add_argument(
+        "--bare-padding",
+        choices=("game", "x"),
+        default="game",
+        help="what pads the bare server's states: game text (default; deflate works as on a"
+        " real state) or one letter repeated (as before round thirteen; deflate nearly free)",
+    )
+    parser.add_argument(
         "--trace", help="write every action's server, rate, send time and latency to this CSV"
     )
     parser.add_argument(
@@ -1189,15 +1197,15 @@ def main() -> None:
             trace.write("server,offered,sent_s,latency_ms\n")
             trace.writelines(f"{row}\n" for row in game.trace + bare.trace)
     print("\nCPU per action, game server / bare fan-out (median of each step's ratio to the")
-    print("bare step played right after it):")
+    print(f"bare step played right after it; the bare server padded with {args.bare_padding}):")
     for (rate, ours), floors in zip(by_rate(game).items(), by_rate(bare).values(), strict=True):
         ratios = [
             mine.cpu_per_action_ms / floor.cpu_per_action_ms
             for mine, floor in zip(ours, floors, strict=True)
             if floor.cpu_per_action_ms > 0
         ]
-        shown = " ".join(f"{ratio:.1f}" for ratio in ratios)
-        print(f"  {rate:6.0f} offered/s: {median(ratios):.1f}x  ({shown})")
+        shown = " ".join(f"{ratio:.2f}" for ratio in ratios)
+        print(f"  {rate:6.0f} offered/s: {median(ratios):.2f}x  ({shown})")
     if args.find_p99 is not None:
         report_search(searched, args.find_p99)
 
