@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.transport.deflate import SharedDeflateFactory
+from app.transport.deflate import SharedDeflate, SharedDeflateFactory, deflated
 from app.transport.lean import LeanEvent, LeanQueue
 
 SEND_NOW = "cash_stash.send_now"
@@ -147,9 +148,33 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
-        self.conn.send_text(text.encode() if isinstance(text, str) else text)
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        data = text.encode() if isinstance(text, str) else text
+        extensions = self.conn.extensions
+        if not extensions:
+            self.transport.write(text_frame(data, compressed=False))
+        elif len(extensions) == 1 and type(extensions[0]) is SharedDeflate:
+            self.transport.write(text_frame(deflated(data), compressed=True))
+        else:  # another extension: websockets frames it
+            self.conn.send_text(data)
+            self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+
+def text_frame(payload: bytes, *, compressed: bool) -> bytes:
+    """A server's unfragmented text frame of ``payload`` (RFC 6455, 5.2; RSV1 marks a
+    compressed message, RFC 7692): the bytes websockets' ``send_text`` would write for it.
+
+    At every move each seat's connection sends a frame; through ``send_text`` that is a
+    frame object, another one from the extension, a check of both and a header written to a
+    buffer, a tenth of the Python time of an action (``docs/performance.md``, round
+    thirteen). ``tests/app/transport/test_library_seams.py`` holds the two to the same bytes."""
+    first = 0xC1 if compressed else 0x81  # FIN, RSV1 if compressed, the text opcode
+    length = len(payload)
+    if length < 126:
+        return bytes((first, length)) + payload
+    if length < 65536:
+        return struct.pack("!BBH", first, 126, length) + payload
+    return struct.pack("!BBQ", first, 127, length) + payload
 
 
 def send_now_of(scope: dict[str, Any] | Any) -> SendNow | None:

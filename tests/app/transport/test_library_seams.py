@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -31,10 +32,10 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.transport.deflate import SharedDeflate, SharedDeflateFactory
+from app.transport.deflate import SharedDeflate, SharedDeflateFactory, deflated
 from app.transport.http import GuardedHttpProtocol
 from app.transport.lean import LeanEvent, LeanQueue
-from app.transport.websocket import SendNowProtocol
+from app.transport.websocket import SendNowProtocol, text_frame
 
 
 def parameters(function: Callable[..., Any]) -> list[str]:
@@ -202,6 +203,23 @@ def test_websockets_sans_io_core_still_takes_what_the_protocol_gives_it() -> Non
     assert parameters(ServerProtocol.send_text) == ["data", "fin"]
     assert parameters(ServerProtocol.send_close)[:2] == ["code", "reason"]
     assert dataclasses.is_dataclass(Request)
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_send_now_frames_a_text_as_websockets_send_text_does(compressed: bool, size: int) -> None:
+    """``text_frame`` writes what websockets' own ``send_text`` would, with and without the
+    shared deflate: the header of every length class, RSV1, the compressed payload."""
+    conn = ServerProtocol()
+    conn.state = State.OPEN
+    if compressed:
+        conn.extensions = [SharedDeflateFactory().process_request_params([], [])[1]]
+    # Bytes deflate cannot shrink, so that the compressed payload has the same length class.
+    data = random.Random(size).randbytes(size)
+    conn.send_text(data)
+    expected = b"".join(conn.data_to_send())
+    payload = deflated(data) if compressed else data
+    assert text_frame(payload, compressed=compressed) == expected
 
 
 # websockets' per-message deflate: ``app/transport/deflate.py``.
