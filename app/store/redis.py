@@ -31,6 +31,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
+from app.store import snapshots
 from app.store.base import Commit, StoredRoom, StoreEvent
 from app.store.channels import RoomChannels
 from app.store.nodes import Nodes, Script
@@ -46,7 +47,8 @@ few; enough that a cluster of a dozen shards shares the work. Changing it strand
 # the move that made version n, for each version since the snapshot (fields of the one key, not
 # a list beside it: a script must find all its keys or none on a node while a slot moves). A
 # move is added; a snapshot replaces the moves. A room stored before moves were appended has no
-# ``s``: its data is the snapshot at its version.
+# ``s``: its data is the snapshot at its version. ``data`` is compressed (``snapshots.py``): no
+# script reads into it.
 _WRITE_ROOM = r"""
 local function write_room(room, chat, expected, version, data, step, ttl, publish, channel,
                           code)
@@ -367,7 +369,7 @@ def bucket_of(code: str) -> int:
 
 class RedisRoomStore:
     """Per room (under its tag): a hash (``v`` its version, ``s`` and ``data`` its snapshot,
-    ``m<n>`` each move since), a list of its last chat messages, a channel. Per
+    compressed, ``m<n>`` each move since), a list of its last chat messages, a channel. Per
     bucket (under its tag): the wake sorted set, the public list (a sorted set by expiry and a
     hash of listings), the waiting sorted set, and the version each room's entries were
     written for."""
@@ -448,7 +450,8 @@ class RedisRoomStore:
         if reply is None:
             return None
         version, whole, base, snapshot, *steps = reply
-        stored = StoredRoom(int(version), str(snapshot) if whole == "1" else None, int(base), steps)
+        whole_room = snapshots.unpacked(str(snapshot)) if whole == "1" else None
+        stored = StoredRoom(int(version), whole_room, int(base), steps)
         if stored.version - stored.base != len(steps) or None in steps:
             raise ValueError("a stored room's moves do not make its version")
         return stored
@@ -459,11 +462,12 @@ class RedisRoomStore:
         )
         ttl = str(commit.ttl_seconds or 0)
         wake_at = "" if commit.wake_at is None else repr(commit.wake_at)
+        data = commit.data if commit.step else snapshots.packed(commit.data)
         room_keys = [self._room_key(commit.code), self._chat_key(commit.code)]
         room_args = [
             str(commit.version - 1),
             str(commit.version),
-            commit.data,
+            data,
             "1" if commit.step else "0",
             ttl,
             self._publish,
@@ -479,7 +483,7 @@ class RedisRoomStore:
         ]
         if not self.cluster:
             return await self._commit_room(
-                commit, _COMMIT_ONE_NODE, room_keys + index_keys, room_args + index_args
+                commit, data, _COMMIT_ONE_NODE, room_keys + index_keys, room_args + index_args
             )
         if commit.wake_at is not None and (
             commit.previous_wake_at is None or commit.wake_at < commit.previous_wake_at
@@ -487,7 +491,7 @@ class RedisRoomStore:
             await self._nodes.call(
                 index_keys[0], "ZADD", index_keys[0], "LT", wake_at, commit.code, retry=True
             )
-        if not await self._commit_room(commit, _COMMIT_ROOM, room_keys, room_args):
+        if not await self._commit_room(commit, data, _COMMIT_ROOM, room_keys, room_args):
             return False
         await self._nodes.eval(
             _INDEX,
@@ -498,10 +502,11 @@ class RedisRoomStore:
         return True
 
     async def _commit_room(
-        self, commit: Commit, script: Script, keys: list[str], args: list[str]
+        self, commit: Commit, data: str, script: Script, keys: list[str], args: list[str]
     ) -> bool:
-        """Run the commit script; when its answer is lost, read the room back to learn whether
-        it was written (never guessed), and send it again if it was not."""
+        """Run the commit script, which writes ``data`` (the commit's data as stored); when
+        its answer is lost, read the room back to learn whether it was written (never guessed),
+        and send it again if it was not."""
         replicas, wait_ms = self._wait
         then: tuple[tuple[str | int, ...], ...] = (("WAIT", replicas, wait_ms),) if replicas else ()
         deadline = time.monotonic() + _COMMAND_SECONDS
@@ -520,7 +525,7 @@ class RedisRoomStore:
                     [commit.version, "1" if commit.step else "0"],
                     retry=True,
                 )
-                if stored == commit.data:
+                if stored == data:
                     return True
                 if version == str(commit.version - 1):
                     continue  # not written: send it again

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis
 
+from app.store import snapshots
 from app.store.base import Commit, RoomStore, StoredRoom, StoreEvent
 from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
@@ -127,6 +128,47 @@ async def test_a_room_stored_before_moves_were_appended_goes_on_with_moves(
         assert await store.commit(commit(8, "move 8", step=True))
         assert await store.load("ROOM0001") == StoredRoom(8, "at 7", 7, ["move 8"])
         assert await store.load("ROOM0001", after=7) == StoredRoom(8, None, 7, ["move 8"])
+    finally:
+        await store.close()
+
+
+@pytest.mark.redis
+async def test_a_snapshot_is_stored_compressed_and_read_as_the_rooms_text(
+    redis_prefix: str,
+) -> None:
+    text = '{"room":"ROOM0001","log":[' + ",".join(['{"event":"play"}'] * 200) + "]}"
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    try:
+        assert await store.commit(commit(1, text))
+        assert await store.commit(commit(2, "move 2", step=True))
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            data, move = await client.hmget(f"{redis_prefix}{{ROOM0001}}:room", ["data", "m2"])
+        assert data.startswith(snapshots.COMPRESSED.encode()) and len(data) < len(text) / 4
+        assert move == b"move 2", "a move is stored as it is"
+        assert await store.load("ROOM0001") == StoredRoom(2, text, 1, ["move 2"])
+    finally:
+        await store.close()
+
+
+@pytest.mark.redis
+async def test_a_room_whose_snapshot_was_stored_uncompressed_reads_and_goes_on(
+    redis_prefix: str,
+) -> None:
+    """The release before stored the snapshot as the room's JSON itself: it reads as it is,
+    with its moves, and the next snapshot written over it is compressed."""
+    key = f"{redis_prefix}{{ROOM0001}}:room"
+    async with redis.asyncio.from_url(REDIS_URL) as client:
+        await client.hset(key, mapping={"v": 7, "s": 6, "data": '{"v":6}', "m7": "move 7"})
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
+    try:
+        assert await store.load("ROOM0001") == StoredRoom(7, '{"v":6}', 6, ["move 7"])
+        assert await store.commit(commit(8, "move 8", step=True))
+        assert await store.load("ROOM0001") == StoredRoom(8, '{"v":6}', 6, ["move 7", "move 8"])
+        assert await store.commit(commit(9, '{"v":9}'))
+        assert await snapshot_of(store) == '{"v":9}'
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            assert await client.hkeys(key) == [b"v", b"s", b"data"]
+            assert (await client.hget(key, "data")).startswith(snapshots.COMPRESSED.encode())
     finally:
         await store.close()
 
@@ -560,6 +602,7 @@ async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
             assert not await client.exists(f"{p}wake", f"{p}public_rooms", f"{p}waiting")
         # Moved at its version: the next commit goes on from it.
         assert await store.commit(commit(8, '{"a":8}', code="AAAAAAAA"))
+        assert await snapshot_of(store, "AAAAAAAA") == '{"a":8}'
         assert await store.commit(commit(3, code="BBBBBBBB", listing='"b"', ttl=None))
         assert (await store.listed_rooms(offset=0, limit=10))[0] == ['"b"']
     finally:
@@ -591,9 +634,10 @@ async def test_a_commit_waiting_for_replicas_holds_up_no_read(redis_prefix: str)
 async def test_a_commit_whose_answer_is_lost_is_read_back_and_never_sent_again(
     redis_prefix: str,
 ) -> None:
-    """The commit (a move appended) reaches Redis and runs, but the connection breaks before
-    its answer comes back: the store reads the room back, finds its own move there and says
-    so, without sending it again: the move is applied once."""
+    """The commit (a move appended, then a snapshot, compressed as the store writes it)
+    reaches Redis and runs, but the connection breaks before its answer comes back: the store
+    reads the room back, finds its own move or snapshot there and says so, without sending it
+    again: each is applied once."""
     import hiredis
     from redis.asyncio.connection import parse_url
 
@@ -625,7 +669,7 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_and_never_sent_again(
             while (command := commands.gets()) is not False:
                 if command[:2] == [b"EVALSHA", _COMMIT_ONE_NODE.sha.encode()]:
                     commit_runs += 1
-                    if commit_runs == 2:
+                    if commit_runs in (2, 3):
                         swallow.set()
             upstream.write(data)
         upstream.close()
@@ -639,10 +683,13 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_and_never_sent_again(
         assert await store.commit(commit(2, "move 2", step=True)), "read back as written"
         assert answers_dropped == 1, "the second commit's answer was lost"
         assert commit_runs == 2, "and it was not sent again"
-        assert await store.commit(commit(3, "move 3", step=True))
+        assert await store.commit(commit(3, "snapshot 3")), "read back as written"
+        assert (answers_dropped, commit_runs) == (2, 3)
+        assert await store.commit(commit(4, "move 4", step=True))
+        assert await store.commit(commit(5, "move 5", step=True))
         assert await store.load("ROOM0001") == StoredRoom(
-            3, "snapshot 1", 1, ["move 2", "move 3"]
-        ), "the move is in the room once"
+            5, "snapshot 3", 3, ["move 4", "move 5"]
+        ), "each commit is in the room once"
     finally:
         await store.close()
         server.close()
