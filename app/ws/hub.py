@@ -56,6 +56,8 @@ class Hub:
     def __init__(self, service: RoomService, *, on_commit: Callable[[], None]) -> None:
         self._service = service
         self._on_commit = on_commit
+        """Called for a commit heard that this process did not make (its wake time unknown
+        here): the scheduler looks again. It hears this process's own commits itself."""
         self._rooms: dict[str, set[Listener]] = {}
         self._fanned: dict[str, int] = {}
         """Code → the version last fanned out to the room's connections here."""
@@ -141,7 +143,8 @@ class Hub:
             heard[event.kind].inc()
             try:
                 if event.kind == "commit":
-                    self._on_commit()
+                    if event.version > self._fanned.get(event.code, 0):
+                        self._on_commit()  # not this process's own (the scheduler hears those)
                     self._announced(event.code, event.version)
                 elif event.kind == "message":
                     # Checked once, then sent as it came: a room's message (a chat line) goes
@@ -333,7 +336,6 @@ class Hub:
     def _committed(self, room: Room) -> None:
         """This process's own commit: its connections get it now, without waiting for it to
         come back through the store's channel (where it is then skipped)."""
-        self._on_commit()  # its announcement may not come back here (``RoomStore.commit``)
         if room.code in self._rooms:
             self._fan_out(room)
 
