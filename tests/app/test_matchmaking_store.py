@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.matchmaking import live
 from app.matchmaking.live import GameIndex
 from app.matchmaking.model import Placement, Waiting
 from app.matchmaking.redis_store import RedisMatchStore
@@ -151,3 +152,69 @@ async def test_a_game_finished_on_another_process_leaves_the_index() -> None:
     second.committed(finished)
     await second.flush()
     assert await store.live_games(offset=0, limit=10, since=0.0) == ([], 0, 0)
+
+
+class NotingStore(MemoryMatchStore):
+    """Keeps every entry the index writes, with when."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[tuple[str, int, float]] = []
+
+    async def note_game(self, entry: GameEntry, *, now: float) -> None:
+        self.written.append((entry.code, entry.version, now))
+        await super().note_game(entry, now=now)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def time(self) -> float:
+        return self.now
+
+
+def _moved(room: Room, code: str, *, moves: int = 1) -> Room:
+    moved = room.clone()
+    moved.code = code
+    moved.version = room.version + moves
+    return moved
+
+
+async def test_each_game_is_written_again_when_its_time_comes_and_only_then(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(live, "time", clock)
+    store = NotingStore()
+    index = GameIndex(store)
+    public = _started_room()
+    private = _moved(public, "PRIVATE1", moves=0)
+    private.options = private.options.model_copy(update={"visibility": "private"})
+    for room in (public, private):
+        index.committed(room)
+    await index.flush()
+    first = public.version
+    assert sorted(store.written) == [("ABCDEFGH", first, 1000.0), ("PRIVATE1", first, 1000.0)]
+    # Moves meanwhile: nothing is written until each room's time comes, then its latest.
+    for step in range(1, 40):
+        clock.now = 1000.0 + step * live.NOTE_EVERY_SECONDS / 4
+        index.committed(public := _moved(public, public.code))
+        index.committed(private := _moved(private, private.code))
+        await index.flush()
+    public_writes = [(version, at) for code, version, at in store.written if code == "ABCDEFGH"]
+    private_writes = [(version, at) for code, version, at in store.written if code == "PRIVATE1"]
+    assert public_writes == [
+        (first + 4 * n, 1000.0 + n * live.NOTE_EVERY_SECONDS) for n in range(10)
+    ], "the public game, every NOTE_EVERY_SECONDS, as it was then"
+    assert [at for _, at in private_writes] == [1000.0], "the private one waits KEEP_SECONDS"
+    clock.now = 1000.0 + live.KEEP_SECONDS
+    await index.flush()
+    assert store.written[-1] == ("PRIVATE1", private.version, clock.now), "then its latest"
+    # A game that ends is written at the next look, whenever it was written last.
+    finished = _moved(public, public.code)
+    finished.status = "finished"
+    index.committed(finished)
+    await index.flush()
+    assert store.written[-1] == ("ABCDEFGH", finished.version, clock.now)
+    assert await store.live_games(offset=0, limit=10, since=0.0) == ([], 0, 1)
