@@ -38,8 +38,13 @@ import httpx
 import redis
 from websockets.asyncio.client import connect
 
-from app.db.migrate import upgrade
-from app.db.repository import public_player_id
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the repository's root, for ``bench``
+
+from app.db.migrate import upgrade  # noqa: E402
+from app.db.repository import public_player_id  # noqa: E402
+from bench.servers import serve  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 STARTUP_SECONDS = 30.0
@@ -60,22 +65,6 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen[str]:
-    command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    assert process.stderr is not None
-    deadline = time.monotonic() + STARTUP_SECONDS
-    for line in process.stderr:
-        if "Uvicorn running on" in line:
-            # Keep reading its log, so that a full pipe never blocks the server.
-            asyncio.get_running_loop().run_in_executor(None, process.stderr.read)
-            return process
-        if time.monotonic() > deadline:
-            break
-    process.kill()
-    raise RuntimeError("a server did not start")
 
 
 async def one_player(
@@ -139,7 +128,7 @@ async def run(args: argparse.Namespace, database: str, guests: list[str]) -> Non
     servers: list[subprocess.Popen[str]] = []
     try:
         for port in ports:
-            servers.append(start_server(env, port))
+            servers.append(serve(env, port, seconds=STARTUP_SECONDS))
         cpu_before = [cpu_seconds(server.pid) for server in servers]
         started = time.monotonic()
         waits: dict[int, tuple[float, str]] = {}

@@ -24,7 +24,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -33,12 +32,17 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the repository's root, for ``bench``
+
+from bench.servers import serve  # noqa: E402
+
 PING_SECONDS = 0.02
 LIFTED = {"CASH_STASH_RESYNCS_PER_MINUTE": "1000000", "CASH_STASH_RESYNCS_PER_ADDRESS": "1000000"}
 
 
 def _serve(port: int, scratch: Path, **env: str) -> subprocess.Popen[str]:
-    command = Path(sys.executable).parent / "cash-stash"
     settings = {
         **os.environ,
         "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{scratch / 'games.db'}",
@@ -47,20 +51,7 @@ def _serve(port: int, scratch: Path, **env: str) -> subprocess.Popen[str]:
         **env,
     }
     settings.pop("CASH_STASH_REDIS_URL", None)
-    process = subprocess.Popen(
-        [str(command), "serve", "--port", str(port)],
-        env=settings,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    stderr = process.stderr
-    for line in stderr:
-        if "Application startup complete" in line:
-            threading.Thread(target=stderr.read, daemon=True).start()  # kept from filling
-            return process
-    raise SystemExit("the server did not start")
+    return serve(settings, port)
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -18,7 +18,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -29,6 +28,12 @@ import httpx
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the repository's root, for ``bench``
+
+from bench.servers import serve  # noqa: E402
 
 REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
@@ -193,25 +198,6 @@ def soak_env(database_url: str, prefix: str) -> dict[str, str]:
     }
 
 
-def _serve(env: dict[str, str], port: int, log: list[str]) -> subprocess.Popen[str]:
-    command = Path(sys.executable).parent / "cash-stash"
-    process = subprocess.Popen(
-        [str(command), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    stderr = process.stderr
-    for line in stderr:
-        log.append(line)
-        if "Application startup complete" in line:
-            threading.Thread(target=lambda: log.extend(stderr), daemon=True).start()
-            return process
-    raise SystemExit("a server did not start:\n" + "".join(log))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=200)
@@ -236,7 +222,7 @@ def main() -> None:
         )
         ports = [args.first_port, args.first_port + 1]
         logs: list[list[str]] = [[], []]
-        servers = [_serve(env, port, log) for port, log in zip(ports, logs, strict=True)]
+        servers = [serve(env, port, log=log) for port, log in zip(ports, logs, strict=True)]
         started = time.monotonic()
         try:
             played = asyncio.run(
