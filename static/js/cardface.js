@@ -3,7 +3,7 @@
 // a colour band. It only shows a card: whatever wraps it (a toggle button in the hand, a set on
 // a stack) decides what pressing it does.
 
-import { KINDS, kindName, shortName, shortValue } from "./cards.js";
+import { KINDS, kindName, printedName, shortName, shortValue } from "./cards.js";
 import { h, money, s } from "./dom.js";
 
 const SPRITE = "/static/img/cards.svg";
@@ -62,7 +62,7 @@ export function cardFace(card, { size = "hand", short = size !== "hand" } = {}) 
       info.group === "wild" ? h("span", { class: "cf-tag" }, card.kind === "penny_jar" ? "×2" : "W") : null,
     ),
     art(`art-${card.kind}`, "cf-art", "0 0 100 100"),
-    h("span", { class: "cf-name", "aria-hidden": "true" }, name),
+    h("span", { class: "cf-name", "aria-hidden": "true" }, printedName(name)),
     h("span", { class: "cf-label" }, faceLabel(card.kind)),
   );
 }

@@ -34,6 +34,29 @@ export function shortName(kind) {
   return SHORT_NAMES[kind] ?? kindName(kind);
 }
 
+/**
+ * Where a printed name may break inside a word, with a hyphen (soft hyphens): a covered card in
+ * a full hand shows a strip narrower than "Racehorse", and the browser broke it anywhere
+ * ("Raceh / orse"); it still does so in a word with no break here that does not fit ("Stocks"
+ * in a phone's ten-card hand). Only for the printed name, which screen readers skip.
+ */
+const WORD_BREAKS = {
+  Certificates: "Cer\u00adtifi\u00adcates",
+  Collection: "Col\u00adlec\u00adtion",
+  Guitar: "Gui\u00adtar",
+  Jewelry: "Jew\u00adel\u00adry",
+  Mansion: "Man\u00adsion",
+  Racehorse: "Race\u00adhorse",
+  Vintage: "Vin\u00adtage",
+};
+
+export function printedName(name) {
+  return name
+    .split(" ")
+    .map((word) => WORD_BREAKS[word] ?? word)
+    .join(" ");
+}
+
 export function shortValue(kind) {
   const value = KINDS[kind]?.value ?? 0;
   return value ? `$${value / 1000}k` : "action";
