@@ -8,7 +8,6 @@ import logging
 import math
 import time
 
-from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
 
@@ -36,19 +35,18 @@ class Scheduler:
         self._next_look = math.inf
         """When the loop, waiting, will look at the store again; infinity while it looks (a
         wake committed meanwhile may be after what the look reads)."""
-        service.on_commit(self._committed)
+        service.on_wake(self._committed)
 
     def poke(self) -> None:
         """Something was committed whose wake time is not known here: look again."""
         self._poked.set()
 
-    def _committed(self, room: Room) -> None:
-        """This process committed ``room``: look again if it is due before the next look.
-        Most moves only push their room's clock further off, and a look is a round trip to
+    def _committed(self, wake_at: float | None) -> None:
+        """This process committed a room due at ``wake_at``: look again if that is before the
+        next look. Most moves only push their room's clock further off, and a look is a round trip to
         every bucket (16 commands and 1.4 KB a look, up to 20 looks a second): under load,
         poked by every commit, the looks were a fifth of the bytes Redis received per move
         and a round trip for every other move (``docs/performance.md``, round thirteen)."""
-        wake_at = room.wake_at(self._service.settings.disconnect_grace_seconds)
         if wake_at is not None and wake_at < self._next_look:
             self._poked.set()
 

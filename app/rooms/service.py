@@ -74,6 +74,7 @@ class RoomService:
         waiting on. Its announcement on the store's channel can arrive before the store's
         answer does; a read of the room then finds this very room (``_rebuilt``)."""
         self._committed: list[Callable[[Room], None]] = []
+        self._wakes: list[Callable[[float | None], None]] = []
         self._missed: list[Callable[[str], None]] = []
 
     @property
@@ -85,6 +86,11 @@ class RoomService:
         """Call ``listener`` with every room this process commits, as soon as it is stored
         (the store's channel brings the same commit later, to every process)."""
         self._committed.append(listener)
+
+    def on_wake(self, listener: Callable[[float | None], None]) -> None:
+        """Call ``listener`` with the wake time (``Room.wake_at``) of every room this process
+        commits, once it is stored: when a process must look at the room next, or None."""
+        self._wakes.append(listener)
 
     def on_missed_commit(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with the code of every room this process failed to commit: the
@@ -210,6 +216,8 @@ class RoomService:
             self._hold(new)
             for listener in self._committed:
                 listener(new)
+            for wake in self._wakes:
+                wake(commit.wake_at)
             return True
         self.metrics.commit_conflicts.inc()
         self._missed_commit(new.code)
