@@ -42,11 +42,12 @@ class Scheduler:
         self._poked.set()
 
     def _committed(self, wake_at: float | None) -> None:
-        """This process committed a room due at ``wake_at``: look again if that is before the
-        next look. Most moves only push their room's clock further off, and a look is a round trip to
-        every bucket (16 commands and 1.4 KB a look, up to 20 looks a second): under load,
-        poked by every commit, the looks were a fifth of the bytes Redis received per move
-        and a round trip for every other move (``docs/performance.md``, round thirteen)."""
+        """This process committed a room due at ``wake_at``: look again if that is before
+        the next look. Most moves only push their room's clock further off, and a look is a
+        round trip to every bucket (16 commands and 1.4 KB a look, up to 20 looks a second):
+        under load, poked by every commit, the looks were a fifth of the bytes Redis received
+        per move and a round trip for every other move (``docs/performance.md``, round
+        thirteen)."""
         if wake_at is not None and wake_at < self._next_look:
             self._poked.set()
 
