@@ -47,7 +47,6 @@ const WORD_BREAKS = {
   Jewelry: "Jew\u00adel\u00adry",
   Mansion: "Man\u00adsion",
   Racehorse: "Race\u00adhorse",
-  Vintage: "Vin\u00adtage",
 };
 
 export function printedName(name) {
