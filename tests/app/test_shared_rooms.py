@@ -126,13 +126,15 @@ async def test_two_processes_play_one_room_together_and_decide_each_ai_turn_once
         )
         assert ann_end["version"] == bob_end["version"] == watched["version"]
         assert ann_end["view"]["players"] == bob_end["view"]["players"]
+        # The room tells its connections once the finished game is in the database: that is
+        # the room's last change (before it, one process may answer a version behind).
+        await watcher.room_until(lambda room: room["game"]["recorded"])
         summaries = [
             (await http.get(f"/api/rooms/{code}")).json() for http in (http_one, http_other)
         ]
         assert summaries[0] == summaries[1]
         assert summaries[0]["status"] == "finished"
-        # The room tells its connections once the finished game is in the database.
-        await watcher.room_until(lambda room: room["game"]["recorded"])
+        assert summaries[0]["game"]["recorded"]
         for client in (ann, bob, watcher):
             await client.close()
         game = (await http_other.get(f"/api/games/{summaries[0]['game']['id']}")).json()
