@@ -7,12 +7,10 @@ import gc
 
 THRESHOLDS = (20_000, 5, 50)
 """Allocations before a young collection, and young (then middle) collections before the
-next older one; CPython's defaults are (700, 10, 10). The middle threshold is low so that a
-wave of connections (about 190 objects each) reaches the old generation while it arrives, in
-middle collections of 70-110 ms, rather than all at once in the first one during play: with
-50, that one walked 4,000 connections' objects and stalled every room for 640 ms. The price:
-a full collection (about 0.6 s over 4,000 connections) may come after 50 middle ones, at
-500 moves/s at most every 2-5 hours instead of every day or two."""
+next older one; CPython's defaults are (700, 10, 10). With young collections on the clock the
+allocation count rarely reaches its threshold, so these seldom act: middle collections come
+from the clock (``MIDDLE_EVERY``, ``WAVE``). A full collection (about 0.6 s over 4,000
+connections) may come after 50 middle ones, at 500 moves/s at most every 2-5 hours."""
 
 YOUNG_SECONDS = 0.1
 """How often a tuned process collects its young generation, whatever its allocations say.
@@ -28,6 +26,15 @@ MIDDLE_EVERY = 3000
 """Young collections on the clock between two middle ones (every five minutes). A middle
 collection walks everything that survived a young one and still lives (every room's current
 copy, the connections made since): rarely, so that its pause is rare too."""
+WAVE = 1000
+"""Connections opened since the last middle collection that bring the next one forward. A
+connection leaves about 190 objects that outlive young collections, and they wait in the
+middle generation for the next middle collection: after a wave (every client coming back
+after a restart) the clock's one walked all of them at once, 4,000 connections in 530-770 ms
+with every room stalled (``docs/performance.md``, round fifteen). Taken a thousand at a time,
+as they arrive, each walk is a quarter of that."""
+
+_arrivals = 0
 
 _tuned = False
 
@@ -49,11 +56,21 @@ def tuned() -> bool:
     return _tuned
 
 
+def arrived() -> None:
+    """A connection was opened (``WAVE``)."""
+    global _arrivals
+    _arrivals += 1
+
+
 async def collect_on_a_clock() -> None:
-    """Young collections every ``YOUNG_SECONDS``, a middle one every ``MIDDLE_EVERY`` of them;
-    for as long as the process serves."""
+    """Young collections every ``YOUNG_SECONDS``, a middle one every ``MIDDLE_EVERY`` of them
+    and after every ``WAVE`` connections opened; for as long as the process serves."""
+    global _arrivals
     young = 0
     while True:
         await asyncio.sleep(YOUNG_SECONDS)
         young += 1
-        gc.collect(1 if young % MIDDLE_EVERY == 0 else 0)
+        middle = young % MIDDLE_EVERY == 0 or _arrivals >= WAVE
+        if middle:
+            _arrivals = 0
+        gc.collect(1 if middle else 0)
