@@ -75,4 +75,4 @@ def snapshot_due(previous: Room, new: Room) -> bool:
     the new round)."""
     if new.version % SNAPSHOT_EVERY == 0 or new.status != "playing":
         return True
-    return bool(new.engine_state().round != previous.engine_state().round)
+    return new.engine_round() != previous.engine_round()

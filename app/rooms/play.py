@@ -59,7 +59,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
         to_act=engine.to_act(state),
         started_at=now,
     )
-    remember_engine_state(room.game.state, state)
+    remember_engine_state(room.code, room.game.state, state)
     return room
 
 
@@ -121,7 +121,7 @@ def apply(
     game.log = extended_log(
         game.log, [*explained, *engine.log_entries(state, since=before), *handed]
     )
-    remember_engine_state(game.state, state)
+    remember_engine_state(room.code, game.state, state)
     game.to_act = engine.to_act(state)
     game.deadline = None
     game.ai_due = None

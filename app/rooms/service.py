@@ -19,7 +19,15 @@ from app.rooms import lobby, moves, play
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
-from app.rooms.model import AiLevel, Room, RoomOptions, Seat, room_of_text, room_text
+from app.rooms.model import (
+    DECODED_ROOMS,
+    AiLevel,
+    Room,
+    RoomOptions,
+    Seat,
+    room_of_text,
+    room_text,
+)
 from app.rooms.public import room_listing
 from app.rooms.recording import GameRecorder
 from app.rooms.stand_ins import log_stand_in
@@ -34,9 +42,10 @@ RECORD_BACKOFF_SECONDS = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 _UPDATE_ATTEMPTS = 50
 _GAMES_IN_PLAY = "games_in_play"
 """The store's set of rooms with a game in play, over every process."""
-HELD_ROOMS = 4096
+HELD_ROOMS = DECODED_ROOMS
 """Rooms this process keeps decoded as last committed or seen, so that a move neither reads
-the room back from the store nor decodes its own published commit again."""
+the room back from the store nor decodes its own published commit again; each with its engine
+state decoded."""
 
 
 @dataclass(frozen=True, slots=True)

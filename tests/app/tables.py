@@ -6,11 +6,11 @@ from app.rooms import lobby, play
 from app.rooms.model import Room, RoomOptions, Seat
 
 
-def started_room(seats: list[Seat], *, seed: int, now: float = 1.0) -> Room:
+def started_room(seats: list[Seat], *, seed: int, now: float = 1.0, code: str = "ABCDE") -> Room:
     """A room the first seat made (as its host) and the others joined, its game dealt."""
     host, *others = seats
     room = lobby.new_room(
-        code="ABCDE",
+        code=code,
         options=RoomOptions(room_name="Table", seats=len(seats)),
         host=host,
         now=now,

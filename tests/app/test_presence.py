@@ -3,15 +3,18 @@ game with nobody connected stops its clocks and its AI seats (point 4)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.errors import RoomError
 from app.rooms.model import Room, RoomOptions, Seat
+from app.rooms.recording import FinishedGame
 from app.rooms.service import RoomService
 from app.store.memory import MemoryRoomStore
 from tests.app.conftest import base_settings
@@ -88,3 +91,52 @@ def test_a_game_nobody_is_connected_to_waits_for_nobody() -> None:
     assert gone.wake_at(30.0) is None
     host.disconnected_at, host.away = None, True
     assert gone.wake_at(30.0) is None, "an away seat is played by the AI: nobody is here"
+
+
+_MOMENT = st.none() | st.floats(min_value=0.0, max_value=100.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seats=st.lists(
+        st.tuples(st.sampled_from(["person", "ai", "away", "open"]), _MOMENT),
+        min_size=2,
+        max_size=6,
+    ),
+    deadline=_MOMENT,
+    ai_due=_MOMENT,
+    unrecorded=st.booleans(),
+    next_record_at=_MOMENT,
+    status=st.sampled_from(["waiting", "playing", "finished"]),
+)
+def test_a_room_wakes_at_the_first_of_its_pending_moments(
+    seats: list[tuple[str, float | None]],
+    deadline: float | None,
+    ai_due: float | None,
+    unrecorded: bool,
+    next_record_at: float | None,
+    status: str,
+) -> None:
+    """``wake_at`` against its rule: an unrecorded game's next try (or the room's creation);
+    while a person is connected, the game's deadline, its AI's move and the end of the grace
+    of every person who left; the first of these, or None."""
+    room = started_room(people(len(seats)), seed=5)
+    assert room.game is not None
+    for index, (kind, left) in enumerate(seats):
+        seat = room.seats[index]
+        assert seat is not None
+        seat.level = "easy" if kind == "ai" else None
+        seat.away = kind == "away"
+        seat.disconnected_at = left
+        if kind == "open":
+            room.seats[index] = None
+    room.game.deadline, room.game.ai_due = deadline, ai_due
+    room.status = status  # type: ignore[assignment]
+    room.next_record_at = next_record_at
+    room.unrecorded = [cast(FinishedGame, object())] if unrecorded else []  # only counted
+    people_seats = [s for s in room.seats if s is not None and not s.played_by_ai]
+    moments = [room.next_record_at or room.created_at] if unrecorded else []
+    if status == "playing" and any(s.disconnected_at is None for s in people_seats):
+        moments += [when for when in (deadline, ai_due) if when is not None]
+        moments += [s.disconnected_at + 30.0 for s in people_seats if s.disconnected_at is not None]
+    assert room.wake_at(30.0) == min(moments, default=None)
