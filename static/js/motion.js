@@ -23,6 +23,7 @@ const MAX_WAITING = 2; // with more batches waiting, only the newest is kept
 const MAX_ENTRIES = 20; // more new entries than this is a resync (a whole log): nothing flies
 const MAX_DRAWN = 3; // ghosts per draw
 const MAX_STACK_FLIGHTS = 6;
+const MAX_GHOSTS = 12; // flights in one batch: past these, the rest land without flying
 const FRESH_MS = 1500;
 const FRESH = "motion-fresh";
 const LANDING = "motion-landing";
@@ -456,6 +457,22 @@ function keyframes(from, to) {
 }
 
 /**
+ * The plans that fly, their flights cut at `MAX_GHOSTS` in all (the batch's first ones fly; a
+ * busy state, a steal with a draw and a discard, lands the rest without flying).
+ */
+function withinGhosts(plans) {
+  let room = MAX_GHOSTS;
+  const flying = [];
+  for (const plan of plans) {
+    if (!plan.flights.length || room <= 0) continue;
+    plan.flights = plan.flights.slice(0, room);
+    room -= plan.flights.length;
+    flying.push(plan);
+  }
+  return flying;
+}
+
+/**
  * Set each flight's start in its batch (entries one after the other, the cards of one entry
  * dealt in turn) and return how long the batch lasts.
  */
@@ -661,7 +678,7 @@ export function createMotion() {
       }
       for (const entry of list.length > MAX_ENTRIES ? list : []) rememberChallenge(entry);
       const batchMarks = plans.flatMap((plan) => plan.marks);
-      const animated = before && !quiet() ? plans.filter((plan) => plan.flights.length) : [];
+      const animated = before && !quiet() ? withinGhosts(plans) : [];
       if (!animated.length) {
         applyMarks();
         addMarks(batchMarks);

@@ -396,6 +396,27 @@ def test_drawn_cards_leave_the_deck_for_the_new_cards_in_the_hand(
     assert page.evaluate("document.documentElement.dataset.motionLast") == "draw"
 
 
+def test_a_busy_state_flies_at_most_twelve_ghosts_the_rest_land_without_flying(
+    open_page: OpenPage, server: Server
+) -> None:
+    """Five seats drawing three cards each in one state would be fifteen flights: the first
+    twelve fly (the first four draws), the rest just land, and every draw still shows."""
+    page = table_page(open_page, server)
+    seats = [str(seat) for seat in range(5)]
+    before = {"backs": dict.fromkeys(seats, 0), "deck": 30}
+    after = {"backs": dict.fromkeys(seats, 3), "deck": 15}
+    draws = [
+        {"round": 0, "event": "draw", "seat": seat, "text": "draws 3 cards.", "count": 3}
+        for seat in range(5)
+    ]
+    page.evaluate("s => table.render(s)", before)
+    page.evaluate("([s, e]) => table.step(s, e)", [after, draws])
+    assert len(page.evaluate("table.flights()")) == 12
+    assert played(page) == 4
+    expect(page.locator("[data-motion]")).to_have_count(0)
+    assert page.locator('[data-seat="4"] [data-zone="hand"] > *').count() == 3
+
+
 def test_a_move_sends_the_top_set_to_the_bottom(open_page: OpenPage, server: Server) -> None:
     page = table_page(open_page, server)
     before = {"hands": {"0": [[108, "move"]]}, "stacks": {"1": [[1, 2], [3, 4], [5, 6]]}}
