@@ -37,8 +37,9 @@ export function shortName(kind) {
 /**
  * Where a printed name may break inside a word, with a hyphen (soft hyphens): a covered card in
  * a full hand shows a strip narrower than "Racehorse", and the browser broke it anywhere
- * ("Raceh / orse"); it still does so in a word with no break here that does not fit ("Stocks"
- * in a phone's ten-card hand). Only for the printed name, which screen readers skip.
+ * ("Raceh / orse"). A word with no break here ("Stocks", "Sports") fits a phone's ten-card
+ * hand because that hand sets its names a little tighter (style.css). Only for the printed
+ * name, which screen readers skip.
  */
 const WORD_BREAKS = {
   Certificates: "Cer\u00adtifi\u00adcates",

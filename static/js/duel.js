@@ -15,14 +15,17 @@ export function needWords(duel) {
   return `${needText(duel.need)} (${kindName(duel.kind)} or a wild)`;
 }
 
+/** The duel in one sentence; this seat is "you" in it ("Ann challenges your top Yacht set"):
+ * shorter than a name of up to 30 letters, and it says at once whose set is at stake. */
 function subjectOf(view, duel) {
-  const challenger = view.players[duel.challenger];
-  const defender = view.players[duel.defender];
+  const challenger = playerLabel(view, duel.challenger);
+  const defender = playerLabel(view, duel.defender);
+  const youDefend = duel.defender === view.seat;
   if (duel.claim) {
     return h(
       "p",
       { class: "duel-subject" },
-      `${defender.name} claims `,
+      `${defender} ${youDefend ? "claim" : "claims"} `,
       h("span", { class: "duel-cards" }, duel.claim.map((c) => card(c))),
       ` from draft pile ${duel.piles.map((p) => p + 1).join(" and ")}`,
     );
@@ -32,7 +35,7 @@ function subjectOf(view, duel) {
   return h(
     "p",
     { class: "duel-subject" },
-    `${challenger.name} challenges ${defender.name}'s ${duel.depth ? "second-from-top" : "top"} ${kindName(duel.kind)} set`,
+    `${challenger} ${duel.challenger === view.seat ? "challenge" : "challenges"} ${youDefend ? "your" : `${defender}'s`} ${duel.depth ? "second-from-top" : "top"} ${kindName(duel.kind)} set`,
     set ? ` (${money(set.value)})` : "",
   );
 }

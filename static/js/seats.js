@@ -93,6 +93,8 @@ function setChip(set, index, depth, seat, place) {
 
 /** The sets below the top shown as chips in the strip; the rest are counted, and listed when opened. */
 const CHIPS_SHOWN = 1;
+/** Names longer than this are set smaller, on two lines, beside your badges on a phone. */
+const LONG_NAME = 12;
 
 /**
  * A stack (`data-zone="stack"`): the top set large, the next sets below it as chips in a strip
@@ -190,7 +192,7 @@ export function playerPanel(view, player, options = {}) {
     h(
       "header",
       { class: "player-head" },
-      h("strong", { class: "player-name" }, name, isYou ? " (you)" : ""),
+      h("strong", { class: `player-name${name.length > LONG_NAME ? " long-name" : ""}` }, name, isYou ? " (you)" : ""),
       h("span", { class: "badges" }, seatBadges(view, player, options)),
       h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash)),
     ),

@@ -13,8 +13,15 @@ export { playerPanel };
 
 const COMPACT = "(max-width: 959px)";
 
-function zone(name, label, body, extra = {}) {
-  return h("div", { class: `zone zone-${name}`, dataset: { zone: name, ...extra } }, body, h("span", { class: "zone-label", "aria-hidden": "true" }, label));
+/** A zone of the centre: its cards over "Name · count" (a phone's draft table sets the count
+ * under the name, style.css). */
+function zone(name, label, count, body, extra = {}) {
+  return h(
+    "div",
+    { class: `zone zone-${name}`, dataset: { zone: name, ...extra } },
+    body,
+    h("span", { class: "zone-label", "aria-hidden": "true" }, h("span", { class: "zone-name" }, label), h("span", { class: "zone-dot" }, " · "), h("span", { class: "zone-count" }, String(count))),
+  );
 }
 
 /** A place on the table that cards go to: a button, lit when the selection may go there. */
@@ -46,17 +53,18 @@ export function centerPanel(view, place = () => null) {
   return h(
     "section",
     { class: "center", "aria-label": "Deck and piles" },
-    zone("deck", `Deck · ${view.deck_size}`, backs(view.deck_size, { size: "set", label: `Deck: ${view.deck_size} cards` })),
+    zone("deck", "Deck", view.deck_size, backs(view.deck_size, { size: "set", label: `Deck: ${view.deck_size} cards` })),
     zone(
       "discard",
-      `Discard · ${view.discard.length}`,
+      "Discard",
+      view.discard.length,
       placeButton(place("discard", discardName), top ? card(top, { size: "set", testid: "discard-top" }) : h("span", { class: "slot" }, "empty")),
     ),
-    zone("out", `Out · ${view.out.length}`, h("span", { class: "slot out-count", role: "img", "aria-label": `${view.out.length} cards out of the game` }, String(view.out.length))),
+    zone("out", "Out", view.out.length, h("span", { class: "slot out-count", role: "img", "aria-label": `${view.out.length} cards out of the game` }, String(view.out.length))),
     (view.piles || []).map((pile, index) => {
       const name = pile.top ? `Draft pile ${index + 1}: ${kindName(pile.top.kind)} on top, ${pile.size} cards` : `Draft pile ${index + 1}: ${pile.size} cards, face down`;
       const body = pile.top ? card(pile.top, { size: "set" }) : backs(pile.size, { size: "set", label: `Draft pile ${index + 1}: ${pile.size} cards, face down` });
-      return zone("pile", `Pile ${index + 1} · ${pile.size}`, placeButton(place(pilePlace(index), name), body), { pile: String(index) });
+      return zone("pile", `Pile ${index + 1}`, pile.size, placeButton(place(pilePlace(index), name), body), { pile: String(index) });
     }),
   );
 }

@@ -128,11 +128,13 @@ def create_room(
     return invite.input_value()
 
 
-def add_ai_players(page: Page, count: int) -> None:
+def add_ai_players(page: Page, count: int, *, level: str = "easy") -> None:
+    """Fill ``count`` seats with AI players (Medium never blunders on purpose: a test that needs
+    the AI's one best move takes it)."""
     for added in range(1, count + 1):
-        page.get_by_label("AI level").select_option("easy")
+        page.get_by_label("AI level").select_option(level)
         page.get_by_role("button", name="Add AI player").click()
-        expect(page.locator(".seat-row", has_text="AI · easy")).to_have_count(added)
+        expect(page.locator(".seat-row", has_text=f"AI · {level}")).to_have_count(added)
 
 
 def hand_ids(page: Page) -> list[str]:
@@ -191,10 +193,10 @@ LAYOUT_WATCH = (Path(__file__).parent / "layout_watch.js").read_text()
 def watch_layout(page: Page, *, whole_table_in_view: bool) -> None:
     """After every change to the page's DOM, note if the page scrolls sideways; with
     ``whole_table_in_view``, once per state shown (and per selection or opened list): if the page
-    scrolls down, if the prompt, the last move, the duel or a bar's End turn, Answer or Concede
-    lies outside the window, and if any text of the table is clipped by a box around it, cut by
-    its own box, or covered by another element (``elementFromPoint`` at its centre). Read with
-    layout_problems()."""
+    scrolls down, if the prompt, the last move, the duel or any button of the bar (End turn,
+    Answer, Concede, a Swap's target, the move menu) lies outside the window, and if any text of
+    the table is clipped by a box around it, cut by its own box, or covered by another element
+    (``elementFromPoint`` at its centre). Read with layout_problems()."""
     script = LAYOUT_WATCH.replace("WHOLE_TABLE", "true" if whole_table_in_view else "false")
     page.add_init_script(script)
 

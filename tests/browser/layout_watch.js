@@ -1,7 +1,8 @@
 // The layout watch of the browser tests (tests/browser/harness.py, watch_layout): after each
 // change to the page, whether it scrolls, and once per table state shown whether any text of
-// the table is clipped, cut or covered, and whether the prompt, the last move and the bar's
-// End turn, Answer and Concede lie inside the window. Problems go to window.layoutProblems.
+// the table is clipped, cut or covered, and whether the prompt, the last move and every button
+// of the bar (End turn, Answer, Concede, Swap or Move targets, the move menu) lie inside the
+// window. Problems go to window.layoutProblems.
 (() => {
   const wholeTable = WHOLE_TABLE;
   const problems = [];
@@ -26,8 +27,9 @@
     for (const el of root.querySelectorAll("*")) {
       if (!ownText(el) || el.closest(".visually-hidden, .cf-label, [popover]:not(:popover-open)")) continue;
       if (!el.checkVisibility({ visibilityProperty: true })) continue;
-      // An inner region that scrolls (the move menu, an opened list) may hold more than it shows.
-      if (ancestors(el).some((up) => /auto|scroll/.test(getComputedStyle(up).overflowY + getComputedStyle(up).overflowX))) continue;
+      // An inner region that scrolls (the move menu, an opened list, the bar's last move) may
+      // hold more than it shows.
+      if ([el, ...ancestors(el)].some((up) => /auto|scroll/.test(getComputedStyle(up).overflowY + getComputedStyle(up).overflowX))) continue;
       // Text hidden on purpose for screen readers (clipped to nothing) is not shown text.
       if ([el, ...ancestors(el)].some((up) => getComputedStyle(up).clip.startsWith("rect"))) continue;
       const r = el.getBoundingClientRect();
@@ -82,10 +84,10 @@
     window.layoutChecks += 1;
     const below = document.documentElement.scrollHeight - innerHeight;
     if (below > 0) problems.push(`${at}: the page scrolls down by ${below} px`);
-    const inView = [".turn-status", "[data-testid='last-move']", ".action-bar .bar-buttons > button.option[data-move='end_turn']", ".action-bar .bar-buttons > button.option[data-move='answer']", ".action-bar .bar-buttons > button.option[data-move='concede']", "#duel"];
+    const inView = [".turn-status", "[data-testid='last-move']", ".action-bar .bar-buttons > button", "#duel"];
     for (const selector of inView) {
       for (const el of document.querySelectorAll(selector)) {
-        if (outside(el.getBoundingClientRect())) problems.push(`${at}: ${selector} is not inside the window`);
+        if (outside(el.getBoundingClientRect())) problems.push(`${at}: ${selector} (${name(el)}) is not inside the window`);
       }
     }
     if (document.querySelector(".duel.yours") && !document.querySelector(".action-bar .bar-buttons > button.option[data-move='concede']")) {

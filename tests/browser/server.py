@@ -24,6 +24,8 @@ DUEL_ROOM = "Duel table"
 STEAL_ROOM = "Steal table"
 LONG_DUEL_ROOM = "Long duel table"
 BIG_STACK_ROOM = "Big stack table"
+PENNY_DUEL_ROOM = "Penny duel table"
+CLAIM_ROOM = "Claim table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -63,6 +65,37 @@ DEALS: dict[str, dict[str, Any]] = {
             ["jewelry", "stocks", "fine_art", "yacht", "piggy_bank", "mansion"],
         ],
         "stacks": [[["yacht", "yacht"]], [["coins", "coins"], ["guitar", "guitar"]], []],
+    },
+    # Seat 0 moves first and can open a challenge on seat 1's top Racehorse set with a Penny Jar,
+    # which only seat 1's Racehorse and Silver Bar together answer (weight 2): the longest answer
+    # a phone's bar shows, next to Concede.
+    PENNY_DUEL_ROOM: {
+        "dealer": 1,
+        "hands": [
+            ["penny_jar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
+            ["racehorse", "silver_bar", "coins", "sports_car", "mansion", "jewelry"],
+        ],
+        "stacks": [
+            [["yacht", "yacht"]],
+            [["coins", "coins"], ["racehorse", "racehorse"]],
+        ],
+    },
+    # Draft piles, two seats, seat 1 (an AI) first: its one move that makes a set is to claim
+    # the Racehorse on top of pile 1 with its own, and seat 0 holds a Racehorse to contest the
+    # claim: Let the claim go (concede) and Answer side by side in seat 0's bar.
+    CLAIM_ROOM: {
+        "dealer": 0,
+        "hands": [
+            ["racehorse", "guitar", "stocks", "fine_art", "yacht", "piggy_bank"],
+            ["racehorse", "jewelry", "stocks", "yacht", "guitar", "piggy_bank"],
+        ],
+        "stacks": [[], []],
+        "discard": ["coins"],
+        "piles": [
+            ["jewelry", "yacht", "racehorse"],
+            ["guitar", "fine_art", "sports_car"],
+            ["stocks", "coins", "fine_art"],
+        ],
     },
     # Seat 1 (an AI) starts with eleven sets in its stack and seat 0 with ten cards in hand:
     # the table must still fit.

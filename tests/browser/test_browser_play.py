@@ -16,8 +16,11 @@ from tests.browser.harness import (
     add_ai_players,
     create_room,
     hand_ids,
+    layout_checks,
+    layout_problems,
     play_until_over,
     screenshot,
+    watch_layout,
 )
 from tests.browser.server import DUEL_ROOM
 
@@ -98,7 +101,9 @@ def test_one_person_plays_a_whole_game_against_three_ai(
 def test_three_players_with_draft_piles_play_to_the_end(
     open_page: OpenPage, server: Server
 ) -> None:
-    page = open_page()
+    # On a phone, every state checked by the layout watch: two rivals and six zones in the centre.
+    page = open_page(width=360, height=740, touch=True)
+    watch_layout(page, whole_table_in_view=True)
     page.goto(server.url)
     page.get_by_label("Your name").fill("Ann")
     page.get_by_label("Rule set").select_option("simple_actions")
@@ -109,9 +114,13 @@ def test_three_players_with_draft_piles_play_to_the_end(
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator('[data-zone="pile"]')).to_have_count(3)
 
-    assert play_until_over(page, prefer="Draft") > 0
+    moves = play_until_over(page, prefer="Draft")
+    assert moves > 0
     expect(page.locator(".log")).to_contain_text("Round 1 is over")
     expect(page.locator(".game-over svg.chart polyline")).to_have_count(3)
+    problems = layout_problems(page)
+    assert not problems, "\n".join(problems[:40])
+    assert layout_checks(page) >= moves, "the layout watch did not check the states shown"
 
 
 def start_duel(ann: Page, bea: Page, server: Server) -> None:
@@ -175,7 +184,8 @@ def test_two_people_duel_in_a_private_room_joined_by_invite_link(
     bea_top.click()
 
     duel = bea.locator("#duel")
-    expect(duel).to_contain_text("Ann challenges Bea's top Vintage Guitar set")
+    expect(duel).to_contain_text("Ann challenges your top Vintage Guitar set ($16,000)")
+    expect(ann.locator("#duel")).to_contain_text("You challenge Bea's top Vintage Guitar set")
     expect(duel).to_contain_text("Your answer: one matching card")
     expect(bea.get_by_test_id("turn-status")).to_contain_text("Your answer")
     expect(bea.locator("[data-motion]")).to_have_count(0)

@@ -1,8 +1,8 @@
 """The table on one screen at a laptop's and a phone's size, whole games against AI players: six
-players, a rival with eleven sets, a duel of nine plays. At every state the page does not
-scroll, no text of the table is clipped or covered, and the prompt, the last move and the
-bar's End turn, Answer and Concede are in view (``watch_layout``). And a whole game can be
-played with the keyboard alone."""
+players, a rival with eleven sets, a duel of nine plays, a two-card answer and a claim to
+contest in a draft game on a phone. At every state the page does not scroll, no text of the
+table is clipped or covered, and the prompt, the last move and every button of the bar are in
+view (``watch_layout``). And a whole game can be played with the keyboard alone."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from tests.browser.harness import (
     wait_for_next_state,
     watch_layout,
 )
-from tests.browser.server import BIG_STACK_ROOM, LONG_DUEL_ROOM
+from tests.browser.server import BIG_STACK_ROOM, CLAIM_ROOM, LONG_DUEL_ROOM, PENNY_DUEL_ROOM
 
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
 EDGE = {"x": 8, "y": 40}
@@ -35,6 +35,8 @@ MID_GAME_MOVE = 6
 """The move before which the mid-game screenshot is taken."""
 MOST_TABS = 40
 """More Tab presses than it takes to go from a hand card to the move menu's button."""
+LONG_NAME = "Wilhelmina Josephine Abernathy"
+"""Thirty letters: the longest name the lobby takes (``NAME_LENGTH``)."""
 DUEL_PLAYS = 9
 """The plays of the long duel: the challenge and eight answers."""
 
@@ -51,6 +53,7 @@ def anchors(page: Page) -> dict[str, tuple[int, int]]:
     """Where the deck, the discard pile and the hand stand (their boxes' top-left corners)."""
     found = {}
     for name, selector in ANCHORS.items():
+        expect(page.locator(selector), f"{name} is not on the page").to_have_count(1)
         box = page.locator(selector).bounding_box()
         assert box is not None, f"{name} is not shown"
         found[name] = (round(box["x"]), round(box["y"]))
@@ -107,6 +110,34 @@ def test_a_six_player_game_fits_the_screen(open_page: OpenPage, server: Server, 
     cues = page.evaluate("async () => (await import('/static/js/sound.js')).playedCues()")
     assert "turn" in cues and cues[-1] == "gameover", cues
     screenshot(page, f"game-over-{size}", as_seen=True)
+    assert_fits(page, states=moves)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_four_player_game_with_a_thirty_letter_name_fits_the_screen(
+    open_page: OpenPage, server: Server, size: str
+) -> None:
+    """Four players, three rivals at full size, and the longest name a player may take: the
+    name is never cut, the last move that holds it never squeezes the table, and a duel's
+    Answer place stays whole between tall rivals and your stack."""
+    width, height = SIZES[size]
+    page = open_page(width=width, height=height)
+    watch_layout(page, whole_table_in_view=True)
+    create_room(page, server, name=LONG_NAME, seats=4)
+    add_ai_players(page, 3)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".player.you .player-name")).to_have_text(f"{LONG_NAME} (you)")
+    turns = 0
+
+    def on_turn(page: Page) -> None:
+        nonlocal turns
+        turns += 1
+        if turns == MID_GAME_MOVE:
+            expect(page.locator("[data-motion]")).to_have_count(0)
+            screenshot(page, f"table-four-long-name-{size}", as_seen=True)
+
+    moves = play_until_over(page, on_turn=on_turn)
+    finish_and_check_game_over(page, size)
     assert_fits(page, states=moves)
 
 
@@ -169,6 +200,15 @@ def play_at(page: Page, place: str, *, touch: bool = False) -> None:
     wait_for_next_state(page, version)
 
 
+def seat_bea_with_ann(ann: Page, bea: Page, server: Server, *, seats: int, room_name: str) -> None:
+    """Ann creates the room (with its deal), Bea joins by the invite link; not yet started."""
+    invite = create_room(ann, server, name="Ann", seats=seats, room_name=room_name)
+    bea.goto(invite)
+    bea.get_by_label("Your name").fill("Bea")
+    bea.get_by_role("button", name="Join the room").click()
+    expect(ann.locator(".seat-row", has_text="Bea")).to_be_visible()
+
+
 def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     open_page: OpenPage, server: Server
 ) -> None:
@@ -176,11 +216,7 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     bea = open_page(width=360, height=740, touch=True)
     for page in (ann, bea):
         watch_layout(page, whole_table_in_view=True)
-    invite = create_room(ann, server, name="Ann", seats=3, room_name=LONG_DUEL_ROOM)
-    bea.goto(invite)
-    bea.get_by_label("Your name").fill("Bea")
-    bea.get_by_role("button", name="Join the room").click()
-    expect(ann.locator(".seat-row", has_text="Bea")).to_be_visible()
+    seat_bea_with_ann(ann, bea, server, seats=3, room_name=LONG_DUEL_ROOM)
     add_ai_players(ann, 1)
     ann.get_by_role("button", name="Start the game").click()
     expect(ann.get_by_test_id("turn-status")).to_contain_text("Your turn")
@@ -249,6 +285,83 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     finish_and_check_game_over(bea, "phone")
     assert_fits(ann, states=DUEL_PLAYS)
     assert_fits(bea, states=DUEL_PLAYS)
+
+
+def assert_answers_in_view(
+    page: Page, concede_words: str, answer_words: str, *, one_row: bool
+) -> None:
+    """The bar's Concede and its one answer say these words and stand whole inside the window,
+    with nothing to scroll inside the bar; ``one_row``: side by side (a phone's bar has one row
+    of buttons, a laptop's wraps them under one another)."""
+    bar = page.locator(".action-bar .bar-buttons")
+    concede = bar.locator("> button.option[data-move='concede']")
+    answer = bar.locator("> button.option[data-move='answer']")
+    expect(concede).to_have_text(concede_words)
+    expect(answer).to_have_text(answer_words)
+    for button in (concede, answer):
+        expect(button).to_be_in_viewport(ratio=1)
+    overflow = bar.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 0, f"the bar's buttons run {overflow} px past its edge"
+    if one_row:
+        tops = {round(box["y"]) for box in (concede.bounding_box(), answer.bounding_box()) if box}
+        assert len(tops) == 1, f"the bar's buttons do not stand in one row: {tops}"
+
+
+def test_a_two_card_answer_and_concede_fit_a_phones_bar(
+    open_page: OpenPage, server: Server
+) -> None:
+    """A challenge opened with a Penny Jar needs weight 2: the phone's bar shows Concede and the
+    answer "Racehorse + Silver Bar" side by side, both whole and inside the window."""
+    ann = open_page(width=1280, height=800)
+    bea = open_page(width=360, height=740, touch=True)
+    watch_layout(bea, whole_table_in_view=True)
+    seat_bea_with_ann(ann, bea, server, seats=2, room_name=PENNY_DUEL_ROOM)
+    ann.get_by_role("button", name="Start the game").click()
+    expect(ann.get_by_test_id("turn-status")).to_contain_text("Your turn")
+
+    select(ann, "penny_jar")
+    play_at(ann, "set:1:0")
+    expect(bea.locator(".duel.yours")).to_be_visible()
+    assert_answers_in_view(bea, "Concede", "Answer: Racehorse + Silver Bar", one_row=True)
+    expect(bea.locator("[data-motion]")).to_have_count(0)
+    screenshot(bea, "table-two-card-answer-phone", as_seen=True)
+
+    version = table_version(bea)
+    bea.locator(".action-bar .bar-buttons > button.option[data-move='answer']").tap()
+    wait_for_next_state(bea, version)
+    expect(ann.locator("#duel")).to_contain_text("Bea played")
+    assert_fits(bea, states=2)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_claim_to_contest_and_a_draft_game_fit_the_screen(
+    open_page: OpenPage, server: Server, size: str
+) -> None:
+    """Draft piles: the AI claims a pile's top first, and the bar offers "Let the claim go
+    (concede)" and the contest's opening card side by side, inside the window; then the whole
+    game, every state checked (on a phone, the six zones of the centre in one row)."""
+    width, height = SIZES[size]
+    page = open_page(width=width, height=height, touch=size == "phone")
+    watch_layout(page, whole_table_in_view=True)
+    page.goto(server.url)
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Room name").fill(CLAIM_ROOM)
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Draft piles").check()
+    page.get_by_role("button", name="Create room").click()
+    add_ai_players(page, 1, level="medium")
+    page.get_by_role("button", name="Start the game").click()
+
+    expect(page.locator("#duel")).to_contain_text("Medium Bot claims")
+    assert_answers_in_view(
+        page, "Let the claim go (concede)", "Answer: Racehorse", one_row=size == "phone"
+    )
+    expect(page.locator("[data-motion]")).to_have_count(0)
+    screenshot(page, f"table-claim-{size}", as_seen=True)
+
+    moves = play_until_over(page)
+    finish_and_check_game_over(page, size)
+    assert_fits(page, states=moves)
 
 
 def focused(page: Page) -> str:
