@@ -150,6 +150,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self._uncount_address()  # the WebSocket's own cap counts it from now on
         super().handle_websocket_upgrade()
+        # The transport speaks to the WebSocket's protocol now, and this one never hears of
+        # the connection again: uvicorn lets go of its parser (which holds this protocol's
+        # callbacks, a cycle) only in ``connection_lost``.
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._head_arrived()

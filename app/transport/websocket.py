@@ -74,6 +74,7 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         if self.config.ws_per_message_deflate:
             # The same offer as uvicorn's but with no context takeover, so that a text sent
             # to many connections is compressed once (``app/transport/deflate.py``).
+            _stop_parser(self.conn)
             self.conn = ServerProtocol(
                 extensions=[SharedDeflateFactory()],
                 max_size=self.config.ws_max_size,
@@ -94,6 +95,13 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._writable_again()
         super().connection_lost(exc)
+        # Two cycles would keep the connection, and all it held (its transport, its deflate
+        # state), for the collector's rarer passes: the scope holds ``send_now``, bound to
+        # this protocol, which holds the scope; and the core's parser.
+        scope: Any = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(SEND_NOW, None)
+        _stop_parser(self.conn)
 
     def pause_writing(self) -> None:
         super().pause_writing()
@@ -158,6 +166,13 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
             self.conn.send_text(data)
             self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+
+def _stop_parser(conn: ServerProtocol) -> None:
+    """Close the sans-I/O core's parser, a generator that holds the core (``self``) for as
+    long as it waits for data: a cycle. Nothing is read once the connection is lost (or the
+    core replaced before the first byte)."""
+    conn.parser.close()
 
 
 def text_frame(payload: bytes, *, compressed: bool) -> bytes:

@@ -243,6 +243,7 @@ class Connection:
             for task in (reader, self._writer):
                 task.cancel()
             await asyncio.gather(reader, self._writer, return_exceptions=True)
+            self._writer = None
 
     async def _flush(self) -> None:
         """Let the writer send what is queued (such as the reason for a close), briefly."""

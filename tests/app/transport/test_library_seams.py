@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import httptools
 import pytest
 import uvicorn
 from uvicorn.config import Config
@@ -200,6 +201,8 @@ def test_websockets_sans_io_core_still_takes_what_the_protocol_gives_it() -> Non
     assert conn.state is State.CONNECTING, "ServerProtocol.state is not websockets' State"
     assert State.OPEN in State
     assert isinstance(conn.debug, bool)
+    # Closed when the connection is lost: it holds the core while it waits (a cycle).
+    assert inspect.isgenerator(conn.parser), "ServerProtocol.parser is not a generator"
     assert parameters(ServerProtocol.send_text) == ["data", "fin"]
     assert parameters(ServerProtocol.send_close)[:2] == ["code", "reason"]
     assert dataclasses.is_dataclass(Request)
@@ -297,7 +300,15 @@ async def test_the_http_protocol_sets_what_the_deadlines_and_the_cap_read(upgrad
     transport = FakeTransport()
     protocol.connection_made(transport)
     assert protocol.client == ("203.0.113.9", 50000)
-    assert_attributes(protocol, {"transport": asyncio.Transport, "loop": asyncio.AbstractEventLoop})
+    assert_attributes(
+        protocol,
+        {
+            "transport": asyncio.Transport,
+            "loop": asyncio.AbstractEventLoop,
+            # Let go of once a WebSocket takes the connection over: it holds our callbacks.
+            "parser": httptools.HttpRequestParser,
+        },
+    )
     if upgrade:
         # An upgrade makes no new cycle: the body deadline is not started for it.
         protocol.data_received(
