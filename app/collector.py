@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import gc
 
-THRESHOLDS = (20_000, 5, 50)
-"""Allocations before a young collection, and young (then middle) collections before the
-next older one; CPython's defaults are (700, 10, 10). With young collections on the clock the
-allocation count rarely reaches its threshold, so these seldom act: middle collections come
-from the clock (``MIDDLE_EVERY``, ``WAVE``). A full collection (about 0.6 s over 4,000
-connections) may come after 50 middle ones, at 500 moves/s at most every 2-5 hours."""
+THRESHOLDS = (20_000, 1_000_000_000, 1_000_000_000)
+"""Allocations before a young collection; the middle and old generations are never collected
+by counts, only by the clock (``FULL_EVERY``). CPython's defaults are (700, 10, 10). With
+young collections on the clock the allocation count seldom reaches its threshold."""
 
 YOUNG_SECONDS = 0.1
 """How often a tuned process collects its young generation, whatever its allocations say.
@@ -22,19 +20,16 @@ backlog took half a second to clear. On a clock, each walks a tenth of a second'
 at 500 moves/s, 3.0 ms on average (every half second: 13 ms; every quarter: 6.7), for the
 same CPU in all (0.9 s of collection in 30 s), and the p99 of a 30 s step at 500/s 29 ms
 (49 ms with a quarter second: after each longer pause the queue took longer to clear)."""
-MIDDLE_EVERY = 3000
-"""Young collections on the clock between two middle ones (every five minutes). A middle
-collection walks everything that survived a young one and still lives (every room's current
-copy, the connections made since): rarely, so that its pause is rare too."""
-WAVE = 1000
-"""Connections opened since the last middle collection that bring the next one forward. A
-connection leaves about 190 objects that outlive young collections, and they wait in the
-middle generation for the next middle collection: after a wave (every client coming back
-after a restart) the clock's one walked all of them at once, 4,000 connections in 530-770 ms
-with every room stalled (``docs/performance.md``, round fifteen). Taken a thousand at a time,
-as they arrive, each walk is a quarter of that."""
-
-_arrivals = 0
+FULL_EVERY = 36_000
+"""Young collections on the clock between two full ones (every hour). What outlives a young
+collection is not walked again until then: in play it is every room's current copy and each
+connection's objects, and no garbage. Middle collections, every five minutes until round
+sixteen, found nothing at all in play (0 objects at 1,000 rooms and 500 moves/s) and walked
+120,000-170,000 live objects each time, stalling every room for 20-170 ms; the cyclic
+garbage that used to reach them, every connection that ended (about 50 objects each, with
+its deflate state and transport), is freed at once now (``tests/app/transport/
+test_connections_freed.py``). The full collection is the backstop for whatever else: about
+0.3-0.6 s over 4,000 connections (``docs/performance.md``, round sixteen)."""
 
 _tuned = False
 
@@ -56,21 +51,11 @@ def tuned() -> bool:
     return _tuned
 
 
-def arrived() -> None:
-    """A connection was opened (``WAVE``)."""
-    global _arrivals
-    _arrivals += 1
-
-
 async def collect_on_a_clock() -> None:
-    """Young collections every ``YOUNG_SECONDS``, a middle one every ``MIDDLE_EVERY`` of them
-    and after every ``WAVE`` connections opened; for as long as the process serves."""
-    global _arrivals
+    """Young collections every ``YOUNG_SECONDS``, a full one every ``FULL_EVERY`` of them; for
+    as long as the process serves."""
     young = 0
     while True:
         await asyncio.sleep(YOUNG_SECONDS)
         young += 1
-        middle = young % MIDDLE_EVERY == 0 or _arrivals >= WAVE
-        if middle:
-            _arrivals = 0
-        gc.collect(1 if middle else 0)
+        gc.collect(2 if young % FULL_EVERY == 0 else 0)

@@ -22,7 +22,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 from uvicorn.protocols.utils import ClientDisconnected
 
-from app import collector
 from app.rooms import chat
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.runtime import Runtime
@@ -208,7 +207,6 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
             hub.caps.unwatch(code)
         raise
     logger.info("connected", extra={"room": code, "seat": seat})
-    collector.arrived()
     try:
         if token_hash is not None:
             await hub.arrive(code, token_hash)
