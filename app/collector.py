@@ -28,8 +28,9 @@ sixteen, found nothing at all in play (0 objects at 1,000 rooms and 500 moves/s)
 120,000-170,000 live objects each time, stalling every room for 20-170 ms; the cyclic
 garbage that used to reach them, every connection that ended (about 50 objects each, with
 its deflate state and transport), is freed at once now (``tests/app/transport/
-test_connections_freed.py``). The full collection is the backstop for whatever else: about
-0.3-0.6 s over 4,000 connections (``docs/performance.md``, round sixteen)."""
+test_connections_freed.py``). The full collection is the backstop for whatever else (a few
+dozen objects every two seconds in a soak): 0.3-0.5 s at 1,000 rooms and 4,000 connections
+(``docs/performance.md``, round sixteen)."""
 
 _tuned = False
 

@@ -40,7 +40,7 @@ cost more than the lookup saves) and that state, then the text of the state befo
 state's round (a commit compares the room's round with the one it replaces:
 ``moves.snapshot_due``); in the order they were last kept. The state before was kept whole
 until round fifteen: each busy room then held two states' lists, which the collector's
-middle collections walk (``docs/performance.md``)."""
+middle collections walked (``docs/performance.md``)."""
 
 
 def dump_engine_state(state: Any) -> str:
