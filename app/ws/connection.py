@@ -242,8 +242,12 @@ class Connection:
         finally:
             for task in (reader, self._writer):
                 task.cancel()
-            await asyncio.gather(reader, self._writer, return_exceptions=True)
-            self._writer = None
+            try:
+                await asyncio.gather(reader, self._writer, return_exceptions=True)
+            finally:
+                # The writer's cancellation holds its frame, which holds this connection: a
+                # cycle that only the collector's hourly pass would free, with all it holds.
+                self._writer = None
 
     async def _flush(self) -> None:
         """Let the writer send what is queued (such as the reason for a close), briefly."""
