@@ -463,11 +463,12 @@ def _play_move(state: State, move: Move) -> None:
             if direction == "top_to_bottom"
             else "its bottom set to the top"
         )
+        whose = "their own" if target == seat else f"{name(state, target)}'s"
         log(
             state,
             MOVE,
             seat,
-            f"{name(state, seat)} plays a Move on {name(state, target)}'s stack: {how}.",
+            f"{name(state, seat)} plays a Move on {whose} stack: {how}.",
             card=card,
             target=target,
             direction=direction,
