@@ -29,7 +29,12 @@ from websockets.typing import ExtensionParameter
 WINDOW_BITS = 12
 """The LZ77 window both ways: a state is a few KB, and a smaller window is a smaller
 compressor while one runs."""
-_MEM_LEVEL = 5
+LEVEL = 6
+"""zlib's level (its default). Lower levels compress faster but send more, and the bytes sent
+to players cost more than the cores (``docs/scaling.md``): at 3, a move's states took 17-20%
+less CPU to compress and were 10% larger on the wire (``bench/deflate.py``,
+``docs/performance.md``, round seventeen)."""
+MEM_LEVEL = 5
 _RECENT = 256
 """Compressed texts kept, by the identity of the text: every seat's state of the last few
 moves of every busy room is sent to its connections within a moment of being rendered."""
@@ -62,9 +67,18 @@ def joined(pieces: list[bytes]) -> bytes:
     return text
 
 
+def pieces_of(text: bytes | bytearray | memoryview) -> tuple[bytes, ...] | None:
+    """The pieces ``deflated`` compresses ``text`` in, one by one: those it was ``joined``
+    from, if it is among the recent texts joined; None if it is compressed whole."""
+    made = _made_of.get(id(text))
+    if made is not None and made[0] is text and made[1]:
+        return made[1]
+    return None
+
+
 def _compressed(data: bytes | bytearray | memoryview) -> bytes:
     """``data`` compressed on its own, ending with a sync flush's empty block."""
-    encoder = zlib.compressobj(wbits=-WINDOW_BITS, memLevel=_MEM_LEVEL)
+    encoder = zlib.compressobj(LEVEL, wbits=-WINDOW_BITS, memLevel=MEM_LEVEL)
     return encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
 
 
@@ -89,9 +103,9 @@ def deflated(data: bytes | bytearray | memoryview) -> bytes:
     if hit is not None and hit[0] is data:
         _recent.move_to_end(key)
         return hit[1]
-    made = _made_of.get(key)
-    if made is not None and made[0] is data and made[1]:
-        compressed = b"".join([_compressed_piece(piece) for piece in made[1]])
+    pieces = pieces_of(data)
+    if pieces is not None:
+        compressed = b"".join([_compressed_piece(piece) for piece in pieces])
     else:
         compressed = _compressed(data)
     compressed = compressed[:-4]  # the empty block that ends a sync flush
@@ -120,7 +134,7 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
             client_no_context_takeover=True,
             server_max_window_bits=WINDOW_BITS,
             client_max_window_bits=WINDOW_BITS,
-            compress_settings={"memLevel": _MEM_LEVEL},
+            compress_settings={"memLevel": MEM_LEVEL},
         )
 
     def process_request_params(
@@ -134,6 +148,6 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
             extension.local_no_context_takeover,
             extension.remote_max_window_bits,
             extension.local_max_window_bits,
-            {"memLevel": _MEM_LEVEL},
+            {"memLevel": MEM_LEVEL},
         )
         return response, shared
