@@ -26,6 +26,7 @@ LONG_DUEL_ROOM = "Long duel table"
 BIG_STACK_ROOM = "Big stack table"
 PENNY_DUEL_ROOM = "Penny duel table"
 CLAIM_ROOM = "Claim table"
+SIX_DUEL_ROOM = "Six seat duel table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -78,6 +79,28 @@ DEALS: dict[str, dict[str, Any]] = {
         "stacks": [
             [["yacht", "yacht"]],
             [["coins", "coins"], ["racehorse", "racehorse"]],
+        ],
+    },
+    # Six seats, seat 0 first, every seat with two sets (a phone's rivals are at their tallest):
+    # Ann can challenge Bea's top Stock Certificates set (the longest name of a kind), and the
+    # two can answer each other six times.
+    SIX_DUEL_ROOM: {
+        "dealer": 5,
+        "hands": [
+            ["stocks", "stocks", "stocks", "silver_bar", "piggy_bank", "guitar"],
+            ["stocks", "stocks", "silver_bar", "silver_bar", "mansion", "piggy_bank"],
+            ["jewelry", "fine_art", "yacht", "piggy_bank", "mansion", "coins"],
+            ["guitar", "racehorse", "sports_car", "coins", "yacht", "jewelry"],
+            ["piggy_bank", "fine_art", "mansion", "racehorse", "guitar", "sports_car"],
+            ["coins", "jewelry", "yacht", "fine_art", "piggy_bank", "racehorse"],
+        ],
+        "stacks": [
+            [["yacht", "yacht"], ["fine_art", "fine_art"]],
+            [["coins", "coins"], ["stocks", "stocks"]],
+            [["guitar", "guitar"], ["sports_car", "sports_car"]],
+            [["mansion", "mansion"], ["piggy_bank", "piggy_bank"]],
+            [["jewelry", "jewelry"], ["coins", "coins"]],
+            [["racehorse", "racehorse"], ["guitar", "guitar"]],
         ],
     },
     # Draft piles, two seats, seat 1 (an AI) first: its one move that makes a set is to claim

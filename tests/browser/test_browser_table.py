@@ -26,7 +26,13 @@ from tests.browser.harness import (
     wait_for_next_state,
     watch_layout,
 )
-from tests.browser.server import BIG_STACK_ROOM, CLAIM_ROOM, LONG_DUEL_ROOM, PENNY_DUEL_ROOM
+from tests.browser.server import (
+    BIG_STACK_ROOM,
+    CLAIM_ROOM,
+    LONG_DUEL_ROOM,
+    PENNY_DUEL_ROOM,
+    SIX_DUEL_ROOM,
+)
 
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
 EDGE = {"x": 8, "y": 40}
@@ -200,9 +206,12 @@ def play_at(page: Page, place: str, *, touch: bool = False) -> None:
     wait_for_next_state(page, version)
 
 
-def seat_bea_with_ann(ann: Page, bea: Page, server: Server, *, seats: int, room_name: str) -> None:
-    """Ann creates the room (with its deal), Bea joins by the invite link; not yet started."""
-    invite = create_room(ann, server, name="Ann", seats=seats, room_name=room_name)
+def seat_bea_with_ann(
+    ann: Page, bea: Page, server: Server, *, seats: int, room_name: str, host: str = "Ann"
+) -> None:
+    """Ann (or ``host``) creates the room (with its deal), Bea joins by the invite link; not
+    yet started."""
+    invite = create_room(ann, server, name=host, seats=seats, room_name=room_name)
     bea.goto(invite)
     bea.get_by_label("Your name").fill("Bea")
     bea.get_by_role("button", name="Join the room").click()
@@ -285,6 +294,40 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     finish_and_check_game_over(bea, "phone")
     assert_fits(ann, states=DUEL_PLAYS)
     assert_fits(bea, states=DUEL_PLAYS)
+
+
+def test_a_challenge_at_a_six_seat_table_fits_a_phone(open_page: OpenPage, server: Server) -> None:
+    """Six seats leave a phone's duel the least room (every rival shows its sets): the
+    challenge of a set with the longest name of a kind, and its answers, still show whole."""
+    ann = open_page(width=1280, height=800)
+    bea = open_page(width=360, height=740, touch=True)
+    for page in (ann, bea):
+        watch_layout(page, whole_table_in_view=True)
+    # The challenger's name in the row of plays: as long as a name may be (30 letters).
+    host = "Maximiliana Fitzgerald-Ashby X"
+    seat_bea_with_ann(ann, bea, server, seats=6, room_name=SIX_DUEL_ROOM, host=host)
+    add_ai_players(ann, 4)
+    ann.get_by_role("button", name="Start the game").click()
+    expect(ann.get_by_test_id("turn-status")).to_contain_text("Your turn")
+    expect(bea.locator(".rivals .player")).to_have_count(5)
+    select(ann, "stocks")
+    play_at(ann, "set:1:0")
+    expect(bea.locator(".duel.yours")).to_contain_text("Stock Certificates")
+    answers = [(bea, "stocks"), (ann, "stocks"), (bea, "stocks"), (ann, "stocks")]
+    answers += [(bea, "silver_bar"), (ann, "silver_bar")]
+    for page, kind in answers:
+        touch = page is bea
+        expect(page.locator(".duel.yours")).to_be_visible()
+        select(page, kind, touch=touch)
+        play_at(page, "duel", touch=touch)
+    expect(bea.locator(".duel.yours")).to_be_visible()
+    for page in (ann, bea):
+        expect(page.locator("[data-motion]")).to_have_count(0)
+        expect(page.locator("#duel")).to_be_in_viewport(ratio=1)
+    screenshot(ann, "table-six-duel-laptop", as_seen=True)
+    screenshot(bea, "table-six-duel-phone", as_seen=True)
+    assert_fits(ann, states=len(answers) + 1)
+    assert_fits(bea, states=len(answers) + 1)
 
 
 def assert_answers_in_view(
