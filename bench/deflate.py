@@ -19,7 +19,6 @@ import random
 import statistics
 import sys
 import time
-import zlib
 from pathlib import Path
 
 # The project, not this folder's engine.py, is what ``import engine`` must find.
@@ -66,11 +65,7 @@ def compress_move(states: list[tuple[bytes, ...]], level: int) -> int:
         for piece in pieces:
             compressed = done.get(id(piece))
             if compressed is None:
-                encoder = zlib.compressobj(
-                    level, zlib.DEFLATED, -deflate.WINDOW_BITS, deflate.MEM_LEVEL
-                )
-                compressed = encoder.compress(piece) + encoder.flush(zlib.Z_SYNC_FLUSH)
-                done[id(piece)] = compressed
+                compressed = done[id(piece)] = deflate._compressed(piece, level)
             size += len(compressed)
         size -= 4  # the empty block that ends the last sync flush is not sent
     return size

@@ -34,7 +34,7 @@ LEVEL = 6
 to players cost more than the cores (``docs/scaling.md``): at 3, a move's states took 17-20%
 less CPU to compress and were 10% larger on the wire (``bench/deflate.py``,
 ``docs/performance.md``, round seventeen)."""
-MEM_LEVEL = 5
+_MEM_LEVEL = 5
 _RECENT = 256
 """Compressed texts kept, by the identity of the text: every seat's state of the last few
 moves of every busy room is sent to its connections within a moment of being rendered."""
@@ -76,9 +76,10 @@ def pieces_of(text: bytes | bytearray | memoryview) -> tuple[bytes, ...] | None:
     return None
 
 
-def _compressed(data: bytes | bytearray | memoryview) -> bytes:
-    """``data`` compressed on its own, ending with a sync flush's empty block."""
-    encoder = zlib.compressobj(LEVEL, wbits=-WINDOW_BITS, memLevel=MEM_LEVEL)
+def _compressed(data: bytes | bytearray | memoryview, level: int = LEVEL) -> bytes:
+    """``data`` compressed on its own, ending with a sync flush's empty block (``level``:
+    another than the server's, for ``bench/deflate.py``)."""
+    encoder = zlib.compressobj(level, wbits=-WINDOW_BITS, memLevel=_MEM_LEVEL)
     return encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
 
 
@@ -134,7 +135,7 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
             client_no_context_takeover=True,
             server_max_window_bits=WINDOW_BITS,
             client_max_window_bits=WINDOW_BITS,
-            compress_settings={"memLevel": MEM_LEVEL},
+            compress_settings={"memLevel": _MEM_LEVEL},
         )
 
     def process_request_params(
@@ -148,6 +149,6 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
             extension.local_no_context_takeover,
             extension.remote_max_window_bits,
             extension.local_max_window_bits,
-            {"memLevel": MEM_LEVEL},
+            {"memLevel": _MEM_LEVEL},
         )
         return response, shared
