@@ -30,14 +30,16 @@ from engine.legal import Move, action_of, legal_actions, moves
 from engine.serialize import dumps, from_data, loads, to_data
 from engine.setup import new_state, parse_config
 from engine.state import Seat, State
-from engine.turns import standings, stash
+from engine.turns import begin_round, standings, stash
 from engine.view import open_view, view_for, views_for
 
 
 def new_game(config: Mapping[str, Any]) -> State:
     """Shuffle and deal a new game; ``InvalidConfig`` for a configuration the rules forbid."""
     parsed = parse_config(config)
-    return new_state(parsed, config.get("setup"))
+    state = new_state(parsed, config.get("setup"))
+    begin_round(state)
+    return state
 
 
 def search_copy(state: State) -> State:

@@ -75,6 +75,8 @@ def _parse_rounds(rounds: Any) -> Rounds:
 
 
 def new_state(config: Config, setup: Mapping[str, Any] | None) -> State:
+    """A game's first round dealt (as given by ``setup``, or shuffled); nobody's turn has begun
+    yet: ``turns.begin_round`` does that, so that dealing never reaches into the turn order."""
     state = State(
         config=config,
         round=0,
@@ -103,7 +105,8 @@ def new_state(config: Config, setup: Mapping[str, Any] | None) -> State:
 
 
 def deal_round(state: State) -> None:
-    """Shuffle and deal a fresh round; the dealer is random in round 0, then moves one seat."""
+    """Shuffle and deal a fresh round; the dealer is random in round 0, then moves one seat.
+    The round's first turn is ``turns.begin_round``'s."""
     config = state.config
     rng = round_rng(config, state.round)
     deck = card_pool(config.rule_set, players=config.players, draft=config.draft)
@@ -123,7 +126,6 @@ def deal_round(state: State) -> None:
         _deal_piles(state)
     _deal_hands(state)
     _turn_up_discard(state)
-    _begin(state)
 
 
 def _deal_piles(state: State) -> None:
@@ -151,22 +153,6 @@ def _turn_up_discard(state: State) -> None:
             continue
         state.discard.append(card)
         return
-
-
-def _begin(state: State) -> None:
-    from engine.turns import log, start_turn
-
-    names = [f"Seat {seat}" for seat in range(state.config.players)]
-    if state.config.names:
-        names = list(state.config.names)
-    log(
-        state,
-        "deal",
-        None,
-        f"Round {state.round + 1}: {names[state.dealer]} deals.",
-        dealer=state.dealer,
-    )
-    start_turn(state, (state.dealer + 1) % state.config.players)
 
 
 def _deal_custom(state: State, setup: Mapping[str, Any]) -> None:
@@ -247,7 +233,6 @@ def _deal_custom(state: State, setup: Mapping[str, Any]) -> None:
     if "discard" not in setup:
         _turn_up_discard(state)
     state.dealer = rng.randrange(players) if dealer is None else dealer
-    _begin(state)
 
 
 def _check_set(cards: list[CardId]) -> None:

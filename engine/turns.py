@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import IS_ACTION, KIND_OF, VALUE_OF, CardId, Kind
+from engine.cards import INFO, IS_ACTION, KIND_OF, VALUE_OF, CardId, Kind
+from engine.setup import deal_round
 from engine.state import ROUNDS_MILLION, ROUNDS_TWO_WINS, Pending, Seat, State
 
 MILLION = 1_000_000
@@ -136,8 +137,6 @@ def settle_challenge(state: State) -> None:
 
 
 def _kind_name(kind: str) -> str:
-    from engine.cards import INFO
-
     return INFO[Kind(kind)].name
 
 
@@ -249,10 +248,24 @@ def end_round(state: State) -> None:
             winners=winners,
         )
         return
-    from engine.setup import deal_round
-
     state.round += 1
     deal_round(state)
+    begin_round(state)
+
+
+def begin_round(state: State) -> None:
+    """Say who deals, and give the first turn to the dealer's left (a freshly dealt round)."""
+    names = [f"Seat {seat}" for seat in range(state.config.players)]
+    if state.config.names:
+        names = list(state.config.names)
+    log(
+        state,
+        "deal",
+        None,
+        f"Round {state.round + 1}: {names[state.dealer]} deals.",
+        dealer=state.dealer,
+    )
+    start_turn(state, (state.dealer + 1) % state.config.players)
 
 
 def round_winners(scores: list[int]) -> list[Seat]:
