@@ -1,7 +1,7 @@
 """Redis clients: the CPU one commit and one announcement heard cost the server's process.
 
-Compares, in one run and in turns, the store's own client (``app/store/nodes.py`` over
-``app/store/resp.py`` for commands, ``app/store/channels.py`` for the subscription) with
+Compares, in one run and in turns, the store's own client (``app/resp/nodes.py`` over
+``app/resp/connection.py`` for commands, ``app/store/channels.py`` for the subscription) with
 redis-py's: ``redis.asyncio.Redis`` on one node and ``redis.asyncio.cluster.RedisCluster`` on
 the tests' local Redis Cluster (three primaries with a replica each), for the two paths a move
 takes through the store:
@@ -43,9 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as ``python bench/redis_client.py``: the repository's root
 
+from app.resp.nodes import Nodes  # noqa: E402
 from app.store.base import StoreEvent  # noqa: E402
 from app.store.channels import RoomChannels  # noqa: E402
-from app.store.nodes import Nodes  # noqa: E402
 from app.store.redis import (  # noqa: E402
     _COMMIT_ONE_NODE,
     _COMMIT_ROOM,

@@ -12,11 +12,11 @@ from the store: commits announced meanwhile were not heard. The event is queued 
 subscription is confirmed, before anything heard on it: a chat line heard live ahead of the
 resync would pass the lines said meanwhile, which the resync's catch-up sends.
 
-It stands in for redis-py's ``PubSub`` and ``ClusterPubSub.ssubscribe``, measured against
-them: per announcement heard redis-py cost 1.08-1.14 times this on one node and 1.3-1.5 times
-on a cluster (``bench/redis_client.py``, ``docs/performance.md``, round eleven), and it does
-not say when a subscription is confirmed nor when one was lost and made again, which ``watch``
-and the ``resync`` events promise."""
+It stands in for redis-py's ``PubSub`` and ``ClusterPubSub.ssubscribe``, measured against them:
+per announcement heard redis-py cost 1.4-1.5 times this on one node and on a cluster
+(``bench/redis_client.py``, ``docs/performance.md``), and it does not say when a subscription is
+confirmed nor when one was lost and made again, which ``watch`` and the ``resync`` events
+promise."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
+from app.resp.connection import RespConnection
+from app.resp.nodes import Address, Nodes
 from app.store.base import StoreEvent
-from app.store.nodes import Address, Nodes
-from app.store.resp import RespConnection
 
 logger = logging.getLogger(__name__)
 

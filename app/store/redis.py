@@ -31,10 +31,10 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
+from app.resp.nodes import Nodes, Script
 from app.store import snapshots
 from app.store.base import Commit, StoredRoom, StoreEvent
 from app.store.channels import RoomChannels
-from app.store.nodes import Nodes, Script
 
 logger = logging.getLogger(__name__)
 

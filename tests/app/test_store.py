@@ -511,7 +511,7 @@ async def test_a_commit_to_a_redis_gone_quiet_times_out_and_drops_its_connection
 async def test_a_connection_answered_in_time_outlives_many_reply_bounds() -> None:
     """The watch on a commit connection follows its oldest command: commands answered in
     time, over many times the bound, never trip it; one left unanswered does."""
-    from app.store.resp import connect
+    from app.resp.connection import connect
 
     connection = await connect(REDIS_URL, name="watch-test", reply_seconds=0.2)
     try:

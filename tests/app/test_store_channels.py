@@ -13,9 +13,9 @@ from typing import cast
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from app.resp.nodes import Address, Nodes
 from app.store.base import StoreEvent
 from app.store.channels import RoomChannels
-from app.store.nodes import Address, Nodes
 
 CHANNEL = "room:ROOM"
 

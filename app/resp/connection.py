@@ -1,15 +1,11 @@
-"""A lean Redis connection: every command the store sends, and its subscriptions.
+"""One lean Redis connection: every command sent to one node, and its subscriptions.
 
-It stands in for redis-py's asyncio connection and pool (``redis.asyncio.Redis``), which the
-store measured against it and did not take. For each command redis-py takes a connection from
-its pool, bounds the command, then reads the reply through a stream reader and its parser, one
-await per layer. Here a command is one write and a future, which ``data_received`` resolves in
-the order the replies come (Redis answers in the order it was asked, so commits from many rooms
-share one connection without waiting for each other); hiredis parses, as it does under
-redis-py, and redis-py's reading of the URL (and of its TLS settings) is used as it is. Per
-commit redis-py cost 1.8-3.5 times this client's CPU (``bench/redis_client.py``,
-``docs/performance.md``, round eleven); run the bench again on each upgrade of redis-py and
-delete this module when it comes within 15%."""
+For each command redis-py takes a connection from its pool, bounds the command, then reads the
+reply through a stream reader and its parser, one await per layer. Here a command is one write
+and a future, which ``data_received`` resolves in the order the replies come (Redis answers in
+the order it was asked, so commits from many rooms share one connection without waiting for
+each other); hiredis parses, as it does under redis-py, and redis-py's reading of the URL (and
+of its TLS settings) is used as it is. Why this stands in for redis-py: ``app/resp/__init__.py``."""
 
 from __future__ import annotations
 

@@ -10,15 +10,14 @@ whose answer was lost (the connection broke or timed out after it was sent) may 
 run: it is sent again only when the caller says that is safe (``retry``); otherwise the caller
 gets the error and finds out itself (a commit reads the room back, ``app/store/redis.py``).
 
-Each node has one pipelined connection (``app/store/resp.py``) that every command to it
+Each node has one pipelined connection (``app/resp/connection.py``) that every command to it
 shares: Redis answers in order, so rooms do not wait for each other.
 
-It stands in for ``redis.asyncio.cluster.RedisCluster``, measured against it: a commit through
-RedisCluster cost 1.8-3.1 times this client's CPU (``bench/redis_client.py``,
-``docs/performance.md``, round eleven). It also keeps what a commit needs and RedisCluster's
-retries do not give: a script and its ``WAIT`` on one connection, knowing that a script ran on a
-node importing its slot (after ``ASK``, ``calls_asked``), and a command whose answer was lost
-never sent again unless the caller says so."""
+It stands in for ``redis.asyncio.cluster.RedisCluster`` (why: ``app/resp/__init__.py``). It
+keeps what a commit needs and RedisCluster's retries do not give: a script and its ``WAIT`` on
+one connection, knowing that a script ran on a node importing its slot (after ``ASK``,
+``calls_asked``), and a command whose answer was lost never sent again unless the caller says
+so."""
 
 from __future__ import annotations
 
@@ -36,7 +35,7 @@ from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 
-from app.store.resp import RespConnection, checked, connect
+from app.resp.connection import RespConnection, checked, connect
 
 logger = logging.getLogger(__name__)
 
