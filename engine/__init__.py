@@ -1,7 +1,8 @@
 """Cash Stash rules engine: pure functions over game states, standard library only.
 
-The JSON-level contract (DESIGN.md): ``new_game``, ``legal_actions``, ``blocked_actions``,
-``apply_action``, ``view_for``, ``is_over``, ``scores``, ``dumps`` / ``loads``.
+The JSON-level contract (docs/design.md, "Engine contract"): ``new_game``, ``legal_actions``,
+``blocked_actions``, ``apply_action``, ``view_for``, ``is_over``, ``scores``, ``dumps`` /
+``loads``.
 
 For searches there is a faster path over the same rules: ``search_copy`` makes a private
 copy with the log off, ``moves`` lists the legal actions as tuples (the same actions, in the

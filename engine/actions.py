@@ -1,4 +1,5 @@
-"""Making an action (DESIGN.md: ``apply_action``): check it precisely, then play it on a copy.
+"""Making an action (``apply_action``, docs/design.md, "Engine contract"): check it precisely,
+then play it on a copy.
 
 Every action type has a check, which reads the JSON action, raises ``IllegalAction`` with the
 first rule it breaks and returns the action as a move (engine.legal), and a play, which applies
@@ -273,7 +274,7 @@ def _play_improve(state: State, move: Move) -> None:
 def check_weight(
     cards: tuple[CardId, ...], kind: Kind, need: int, *, opening_depth: int | None = None
 ) -> None:
-    """A play meets its weight with no card more than needed (RULES.md §5, R-7)."""
+    """A play meets its weight with no card more than needed (docs/rules.md §5, R-7)."""
     if not all(matches(card, kind) for card in cards):
         raise IllegalAction(
             "card_does_not_match", f"Only {_kind_name(kind)} or wild cards match this set."

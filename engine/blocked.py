@@ -1,4 +1,5 @@
-"""Why a player cannot do something now, in their words (DESIGN.md: ``blocked_actions``)."""
+"""Why a player cannot do something now, in their words (``blocked_actions``, docs/design.md,
+"Blocked actions")."""
 
 from __future__ import annotations
 

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 CardId = int
-"""A physical card, 0 to 109. Ids follow the table order of RULES.md §1."""
+"""A physical card, 0 to 109. Ids follow the table order of docs/rules.md §1."""
 
 
 class Kind(StrEnum):
-    """What a card is; the value is the id used on the wire (RULES.md §1)."""
+    """What a card is; the value is the id used on the wire (docs/rules.md §1)."""
 
     PIGGY_BANK = "piggy_bank"
     COINS = "coins"
@@ -107,7 +107,7 @@ def cards_json(cards: list[CardId]) -> list[dict[str, object]]:
 
 
 def matches(card: CardId, kind: Kind) -> bool:
-    """A card matches a set of ``kind`` when it is that asset or any wild (RULES.md §5)."""
+    """A card matches a set of ``kind`` when it is that asset or any wild (docs/rules.md §5)."""
     return IS_WILD[card] or KIND_OF[card] is kind
 
 

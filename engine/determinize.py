@@ -1,4 +1,5 @@
-"""Hypothetical full states built from one seat's view, for AI search (DESIGN.md: engine.ai).
+"""Hypothetical full states built from one seat's view, for AI search (docs/design.md,
+"Layering").
 
 A view shows every public zone and the viewer's own hand. Every other card of the pool is
 unseen: it sits in another hand, in the deck, or in a draft pile below its top. A sample shuffles

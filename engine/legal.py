@@ -1,9 +1,11 @@
-"""Every action legal now (DESIGN.md: ``legal_actions``), as compact moves and as JSON actions.
+"""Every action legal now (``legal_actions``, docs/design.md, "Engine contract"), as compact
+moves and as JSON actions.
 
 ``moves`` lists what is legal as tuples: the action type, the seat, then the action's fields in a
 fixed order (the comments on the type names below). They are cheap to build and ``play``
 (engine.actions) applies one in place, which is what a search needs. ``legal_actions`` is the
-same list in the JSON form of DESIGN.md, in the same order: one generator serves both.
+same list in the JSON form of docs/design.md, "Actions", in the same order: one generator
+serves both.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def action_of(move: Move) -> Action:
-    """The JSON form of a move (DESIGN.md's action vocabulary)."""
+    """The JSON form of a move (docs/design.md, "Actions")."""
     return _JSON[move[0]](move)
 
 
@@ -174,7 +176,7 @@ def _challenges(
                     append((CHALLENGE, seat, SINGLES[card], rival, 0))
         if not deep or len(stack) < 3:
             continue
-        prize = stack[-2]  # second from top: two matching cards or a Penny Jar (RULES.md §5)
+        prize = stack[-2]  # second from top: two matching cards or a Penny Jar (docs/rules.md §5)
         first = prize[0]
         kind = KIND_OF[first] if IS_ASSET[first] else set_kind(prize)
         if not has_wild and kind not in kinds:

@@ -1,4 +1,4 @@
-"""The three rule sets as data (RULES.md §2); variants are found by name."""
+"""The three rule sets as data (docs/rules.md §2); variants are found by name."""
 
 from __future__ import annotations
 
@@ -92,5 +92,5 @@ def _card_pool(rules: RuleSet, two_player_draft: bool) -> tuple[CardId, ...]:
 
 
 def hand_size(rules: RuleSet, *, players: int, draft: bool) -> int:
-    """Hand size: six in a 2-player draft game, else the rule set's (RULES.md §8)."""
+    """Hand size: six in a 2-player draft game, else the rule set's (docs/rules.md §8)."""
     return 6 if draft and players == 2 else rules.hand_size

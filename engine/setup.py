@@ -1,4 +1,5 @@
-"""Starting a game: validating the configuration and dealing (RULES.md §3), custom deals too."""
+"""Starting a game: validating the configuration and dealing (docs/rules.md §3), custom deals
+too."""
 
 from __future__ import annotations
 
@@ -156,7 +157,8 @@ def _turn_up_discard(state: State) -> None:
 
 
 def _deal_custom(state: State, setup: Mapping[str, Any]) -> None:
-    """A custom deal: given zones exactly, the rest as in a normal deal (DESIGN.md)."""
+    """A custom deal: given zones exactly, the rest as in a normal deal (docs/design.md,
+    "Config")."""
     config = state.config
     if not isinstance(setup, Mapping) or set(setup) - SETUP_KEYS:
         raise InvalidConfig("bad_setup", f"setup takes only {', '.join(sorted(SETUP_KEYS))}.")

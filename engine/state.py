@@ -46,7 +46,7 @@ class Config:
 
 @dataclass(slots=True)
 class Challenge:
-    """An open challenge (RULES.md §5), or a draft claim waiting to be contested (§8).
+    """An open challenge (docs/rules.md §5), or a draft claim waiting to be contested (§8).
 
     A challenge always has a challenger and a defender. For a draft claim the claimer defends and
     ``claim`` holds the claimed cards; ``target`` is None and ``plays`` is empty until the

@@ -44,12 +44,12 @@ def _cards_word(count: int) -> str:
 
 
 def exhausted(state: State) -> bool:
-    """The deck and every hand are empty (RULES.md §6)."""
+    """The deck and every hand are empty (docs/rules.md §6)."""
     return not state.deck and not any(state.hands)
 
 
 def start_turn(state: State, seat: Seat) -> None:
-    """Give the turn to ``seat``, skipping players whose hand is empty (RULES.md §4)."""
+    """Give the turn to ``seat``, skipping players whose hand is empty (docs/rules.md §4)."""
     state.actions_done = 0
     state.barred = []
     players = state.config.players
@@ -87,7 +87,7 @@ def after_action(state: State) -> None:
 
 
 def settle_challenge(state: State) -> None:
-    """Whoever played last wins the set and every card played, as one set (RULES.md §5, §8)."""
+    """Whoever played last wins the set and every card played, as one set (docs/rules.md §5, §8)."""
     challenge = state.challenge
     assert challenge is not None
     winner = challenge.plays[-1][0] if challenge.plays else challenge.defender
@@ -141,7 +141,7 @@ def _kind_name(kind: str) -> str:
 
 
 def touching(state: State, pile: int) -> list[Seat]:
-    """Seats touching a draft pile, the active player first (RULES.md §8)."""
+    """Seats touching a draft pile, the active player first (docs/rules.md §8)."""
     seats = [0, 1] if state.config.players == 2 else [pile, (pile + 1) % 3]
     return sorted(seats, key=lambda seat: seat != state.active)
 
@@ -224,7 +224,7 @@ def move_stack(stack: list[list[CardId]], direction: str) -> None:
 
 
 def end_round(state: State) -> None:
-    """Score the round; deal the next one or end the game (RULES.md §6)."""
+    """Score the round; deal the next one or end the game (docs/rules.md §6)."""
     scores = [stash(state, seat) for seat in range(state.config.players)]
     state.history.append(scores)
     log(

@@ -1,4 +1,4 @@
-"""What one seat may see (RULES.md §9): the only door out of the engine."""
+"""What one seat may see (docs/rules.md §9): the only door out of the engine."""
 
 from __future__ import annotations
 

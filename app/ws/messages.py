@@ -30,7 +30,7 @@ class Hello(BaseModel):
 
 
 class Action(BaseModel):
-    """An engine action as a client sends it (DESIGN.md, "Actions"). The engine judges it;
+    """An engine action as a client sends it (docs/design.md, "Actions"). The engine judges it;
     this only makes sure every field is of the type the engine's own actions use."""
 
     model_config = _STRICT

@@ -1,4 +1,4 @@
-// How each kind of card is shown. Names and values are RULES.md §1; they label cards, and
+// How each kind of card is shown. Names and values are docs/rules.md §1; they label cards, and
 // decide nothing: what may be played always comes from the server's `legal` list.
 
 export const KINDS = {

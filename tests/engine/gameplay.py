@@ -125,7 +125,7 @@ FIELDS = {
     "choose": ("direction",),
     "end_turn": (),
 }
-"""The fields each action type reads (DESIGN.md); other keys are ignored."""
+"""The fields each action type reads (docs/design.md, "Actions"); other keys are ignored."""
 
 
 def canonical(action: Any) -> str:

@@ -1,4 +1,5 @@
-"""engine.determinize: hypothetical states from one seat's view (DESIGN.md, RULES.md §9)."""
+"""engine.determinize: hypothetical states from one seat's view (docs/design.md, "Layering";
+docs/rules.md §9)."""
 
 from __future__ import annotations
 

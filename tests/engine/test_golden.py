@@ -1,4 +1,4 @@
-"""Golden playthroughs (STYLE.md): every seat's view and legal actions at every step of a few
+"""Golden playthroughs: every seat's view and legal actions at every step of a few
 seeded games must match the recordings in ``golden/``.
 
 A deliberate change to the rules or the views changes the recordings: regenerate them with

@@ -1,4 +1,5 @@
-"""The engine's layering (DESIGN.md): standard library only; the AI sees the public API."""
+"""The engine's layering (docs/design.md, "Layering"): standard library only; the AI sees the
+public API."""
 
 from __future__ import annotations
 

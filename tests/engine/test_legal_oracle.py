@@ -1,4 +1,4 @@
-"""``legal_actions`` against an independent reading of RULES.md, from the acting seat's view.
+"""``legal_actions`` against an independent reading of docs/rules.md, from the acting seat's view.
 
 The oracle below knows only what the seat to act sees, so agreeing with it also shows that the
 legal actions depend on nothing hidden from that seat.

@@ -197,7 +197,7 @@ def test_turns_pass_up_the_seats_and_players_draw_up_when_the_rules_say(
 
 
 def next_with_cards(view: dict[str, Any], seat: int) -> int:
-    """The seat after ``seat`` going up the numbers, skipping empty hands (RULES.md §4)."""
+    """The seat after ``seat`` going up the numbers, skipping empty hands (docs/rules.md §4)."""
     players = view["players"]
     for step in range(1, len(players) + 1):
         candidate = (seat + step) % len(players)

@@ -1,4 +1,4 @@
-"""The win conditions over several rounds (RULES.md §6, config ``rounds``), ties included."""
+"""The win conditions over several rounds (docs/rules.md §6, config ``rounds``), ties included."""
 
 from __future__ import annotations
 

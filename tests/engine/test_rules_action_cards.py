@@ -1,4 +1,4 @@
-"""Swap, Move and Improve a Set (RULES.md §4)."""
+"""Swap, Move and Improve a Set (docs/rules.md §4)."""
 
 from __future__ import annotations
 

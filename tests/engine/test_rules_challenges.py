@@ -1,4 +1,4 @@
-"""Challenges (RULES.md §5): who may challenge what, weights, answers and the outcome."""
+"""Challenges (docs/rules.md §5): who may challenge what, weights, answers and the outcome."""
 
 from __future__ import annotations
 

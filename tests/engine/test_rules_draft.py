@@ -1,4 +1,4 @@
-"""Draft piles for 2 and 3 players (RULES.md §8, R-9 to R-14, R-16)."""
+"""Draft piles for 2 and 3 players (docs/rules.md §8, R-9 to R-14, R-16)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup, forming sets, completing with the discard and discarding (RULES.md §1-§4)."""
+"""Setup, forming sets, completing with the discard and discarding (docs/rules.md §1-§4)."""
 
 from __future__ import annotations
 

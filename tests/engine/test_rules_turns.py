@@ -1,4 +1,4 @@
-"""Turns, drawing, empty hands, the end of the game and scores (RULES.md §4, §6)."""
+"""Turns, drawing, empty hands, the end of the game and scores (docs/rules.md §4, §6)."""
 
 from __future__ import annotations
 

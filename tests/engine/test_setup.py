@@ -1,4 +1,4 @@
-"""The ``setup`` option for custom deals (DESIGN.md "Config")."""
+"""The ``setup`` option for custom deals (docs/design.md, "Config")."""
 
 from __future__ import annotations
 

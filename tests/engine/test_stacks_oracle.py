@@ -1,4 +1,4 @@
-"""What each action does to the stacks, against an independent reading of RULES.md.
+"""What each action does to the stacks, against an independent reading of docs/rules.md.
 
 From the public view before an action, the oracle predicts every stack after it. Steps where a
 new round is dealt or an action card turns up on a draft pile (R-13) are left to other tests.

@@ -1,4 +1,4 @@
-"""What each seat sees (RULES.md §9, DESIGN.md "A view")."""
+"""What each seat sees (docs/rules.md §9; docs/design.md, "A view")."""
 
 from __future__ import annotations
 
