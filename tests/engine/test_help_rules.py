@@ -56,6 +56,11 @@ def view(state: engine.State, seat: int | None = None) -> dict[str, Any]:
     return engine.view_for(state, seat)
 
 
+def kind_in_hand(state: engine.State, seat: int, card_id: int) -> str:
+    """The kind of a card in ``seat``'s hand."""
+    return next(str(c["kind"]) for c in view(state, seat)["hand"] if c["id"] == card_id)
+
+
 def top_set(state: engine.State, seat: int) -> list[str]:
     return stack_kinds(state, seat)[-1]
 
@@ -366,14 +371,9 @@ def _challenge_who(rule: Rule) -> None:
 @check("matching")
 def _matching(rule: Rule) -> None:
     rule.says("an asset of the set's kind or any wild")
-    hand = [info.kind.value for info in KINDS if info.copies >= 1 and info.kind is not Kind.GUITAR]
+    hand = [info.kind.value for info in KINDS if info.kind is not Kind.GUITAR]
     state = deal([[*hand, "guitar"], ["jewelry"]], stacks=[[YACHTS], [COINS, GUITARS]])
-    openings = {
-        c["kind"]
-        for a in legal_of(state, "challenge")
-        for c in view(state, 0)["hand"]
-        if c["id"] in a["cards"]
-    }
+    openings = {kind_in_hand(state, 0, a["cards"][0]) for a in legal_of(state, "challenge")}
     wilds = {info.kind.value for info in KINDS if info.card_class is CardClass.WILD}
     assert openings == {"guitar"} | wilds
 
@@ -617,13 +617,7 @@ def _draft_claim(rule: Rule) -> None:
     hand = ["guitar", "gold_bar", "jewelry", "swap"]
     state = draft_deal([hand, ["coins"]], [["guitar"], ["silver_bar"], ["coins"]])
     claims = {
-        (
-            view(state, 0)["hand"][[c["id"] for c in view(state, 0)["hand"]].index(a["card"])][
-                "kind"
-            ],
-            tuple(a["piles"]),
-        )
-        for a in legal_of(state, "draft")
+        (kind_in_hand(state, 0, a["card"]), tuple(a["piles"])) for a in legal_of(state, "draft")
     }
     assert claims == {
         ("guitar", (0,)),
@@ -711,7 +705,7 @@ def _draft_contest(rule: Rule) -> None:
     claim = legal_of(three, "draft")[0]
     pile = claim["piles"][0]
     three = engine.apply_action(three, claim)
-    assert view(three)["to_act"] == [1 if pile == 0 else 2 if pile == 2 else -1]
+    assert view(three)["to_act"] == [{0: 1, 2: 2}[pile]], "the neighbour who shares the pile"
 
 
 @check("draft-action-card")
