@@ -57,8 +57,10 @@ def as_webp(converter: Page, png: bytes) -> bytes:
 
 
 def take(converter: Page, page: Page, name: str, clip: FloatRect | None = None) -> None:
-    """The window as the player sees it now (or the part in ``clip``), once nothing flies."""
+    """The window as the player sees it now (or the part in ``clip``), once nothing flies and
+    nothing is highlighted as just changed, so the pictures come out the same every time."""
     expect(page.locator("[data-motion]")).to_have_count(0)
+    expect(page.locator(".motion-fresh")).to_have_count(0)
     png = page.screenshot(clip=clip, animations="disabled", caret="hide")
     PICTURES.mkdir(parents=True, exist_ok=True)
     (PICTURES / f"{name}.webp").write_bytes(as_webp(converter, png))
