@@ -27,6 +27,7 @@ BIG_STACK_ROOM = "Big stack table"
 PENNY_DUEL_ROOM = "Penny duel table"
 CLAIM_ROOM = "Claim table"
 SIX_DUEL_ROOM = "Six seat duel table"
+HELP_ROOM = "Help pictures table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -155,6 +156,21 @@ DEALS: dict[str, dict[str, Any]] = {
                 ["coins", "coins", "silver_bar"],
             ],
         ],
+    },
+    # The help page's pictures: the Penny Jar challenge of PENNY_DUEL_ROOM, with the discard
+    # pile and the cards drawn given, so that the pictures come out the same every time.
+    HELP_ROOM: {
+        "dealer": 1,
+        "hands": [
+            ["penny_jar", "jewelry", "stocks", "fine_art", "yacht", "piggy_bank"],
+            ["racehorse", "silver_bar", "coins", "sports_car", "mansion", "jewelry"],
+        ],
+        "stacks": [
+            [["yacht", "yacht"]],
+            [["coins", "coins"], ["racehorse", "racehorse"]],
+        ],
+        "discard": ["piggy_bank"],
+        "deck": ["guitar", "fine_art", "stocks", "coins"],
     },
 }
 

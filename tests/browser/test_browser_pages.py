@@ -34,7 +34,12 @@ WEIGHT_BUDGET = 300 * 1024
 """The first visit, from the lobby to a dealt table, all card art included (issue 21)."""
 
 HELP_TOPICS = [
+    "The goal and the cards",
     "The three rule sets",
+    "A turn",
+    "Challenges",
+    "The end of the game",
+    "Playing at the table",
     "Draft piles",
     "Protected and exposed sets",
     "Why a challenge is unavailable",
@@ -103,6 +108,9 @@ def test_help_explains_the_rules_online_play_and_the_fair_ai(
     for topic in HELP_TOPICS:
         expect(page.get_by_role("heading", name=topic)).to_be_visible()
     expect(page.locator("#fair-ai")).to_contain_text("invariance")
+    # Direct play: no list of moves called "Your moves", no Challenge button (issue 43).
+    for gone in ("Your moves", "Challenge</em> button", "a drawer under the table"):
+        assert gone not in page.content(), f"the help page still says {gone!r}"
     assert sideways_overflow(page) <= 0, "the help page does not fit a 360 px wide screen"
 
 
