@@ -1,4 +1,5 @@
-"""Per-connection flood control, the WebSocket handshake's checks and the connection caps."""
+"""Per-connection flood control, the whole states each address is sent, the WebSocket
+handshake's checks and the connection caps."""
 
 from __future__ import annotations
 
