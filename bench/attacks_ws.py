@@ -213,8 +213,10 @@ async def reconnect_resync(base_url: str, addresses: list[str], seconds: float) 
 
 
 async def _first_state(ws: ClientConnection) -> dict[str, Any]:
+    """The next ``state``: a first one may wait its turn (``state_delayed``) when an attack
+    from this address came just before, up to half a minute at the defaults."""
     while True:
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if message["type"] == "state":
             return message
 
