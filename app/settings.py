@@ -161,6 +161,14 @@ class Settings(BaseSettings):
     queue_sockets_per_address: Annotated[int, Field(ge=1)] = 4
     """Play now: queue WebSockets one client address may hold open in each process."""
 
+    ws_whole_states_per_second: Annotated[float, Field(gt=0)] = 2.0
+    """Whole states (a connection's first, a resync's: the whole view and log) this process
+    sends one client address a second, over all its connections, once the burst is spent."""
+    ws_whole_states_burst: Annotated[int, Field(ge=1)] = 64
+    """Whole states one client address may be sent at once (a reload, every tab after a
+    network blip or a restart); past it a new connection's first state waits its turn
+    (``error state_delayed``) and a resync is refused (``error resync_too_often``)."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

@@ -9,7 +9,6 @@ import json
 import logging
 import math
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket
 
 from app.metrics import Metrics
+from app.rooms import play
 from app.rooms.chat import say
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.hints import ask_hint
@@ -26,10 +26,11 @@ from app.store.base import STORE_ERRORS
 from app.text import TextRefused, clean_text
 from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import Text, send_now_of
-from app.ws.limits import TokenBucket
+from app.ws.limits import TokenBucket, WholeStates
 from app.ws.messages import (
     CLIENT_TYPES,
     Act,
+    AppliedMessage,
     Chat,
     ChatMessage,
     ErrorMessage,
@@ -69,22 +70,30 @@ class _NoSpectators(_Removed):
     error = ("no_spectators", "This room no longer allows spectators.")
 
 
-@dataclass(frozen=True, slots=True)
-class _Answer:
-    """The answer to an ``act`` applied before (its ref repeated): the room's whole state
-    as read, with that ref. It waits in line with the room's snapshots, so that when it is
-    sent the connection knows which log its client holds."""
+class _TooSoon(RoomError):
+    """A budget's refusal, which says in how many seconds to ask again."""
 
-    snapshot: Snapshot
-    ref: str | int
+    def __init__(self, code: str, message: str, *, retry_after: int) -> None:
+        super().__init__(code, message)
+        self.retry_after = retry_after
 
 
-_Item = Snapshot | _Answer | dict[str, Any] | Text
-"""What a connection sends: a room's snapshot, an answer, a message, or a text rendered."""
+def whole_seconds(wait: float) -> int:
+    """A wait as the whole seconds a client is told (at least one)."""
+    return max(1, math.ceil(wait))
 
 
-def error_message(code: str, message: str, ref: str | int | None = None) -> dict[str, Any]:
-    return ErrorMessage(ref=ref, code=code, message=message).model_dump(mode="json")
+_Item = Snapshot | dict[str, Any] | Text
+"""What a connection sends: a room's snapshot, a message, or a text rendered."""
+
+
+def error_message(
+    code: str, message: str, ref: str | int | None = None, *, retry_after: int | None = None
+) -> dict[str, Any]:
+    error = ErrorMessage(ref=ref, code=code, message=message, retry_after=retry_after)
+    # ``retry_after`` only where a budget says when: every other error is as it was.
+    unsaid = {"retry_after"} if retry_after is None else None
+    return error.model_dump(mode="json", exclude=unsaid)
 
 
 def _dump(message: BaseModel) -> dict[str, Any]:
@@ -115,6 +124,7 @@ class Connection:
         settings: Settings,
         metrics: Metrics,
         address: str = "unknown",
+        whole_states: WholeStates | None = None,
     ) -> None:
         self._websocket = websocket
         self._address = address
@@ -144,6 +154,13 @@ class Connection:
             rate=settings.resyncs_per_minute / 60, burst=settings.resyncs_per_minute
         )
         """A resync sends the whole state and log: a few a minute, not one per message."""
+        if whole_states is None:
+            whole_states = WholeStates(
+                rate=settings.ws_whole_states_per_second, burst=settings.ws_whole_states_burst
+            )
+        self._whole_states = whole_states
+        """The address's budget of whole states in this process (the hub's, shared by its
+        connections; a connection made alone has one of its own)."""
         self._refused = 0
         self.dropped = False
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
@@ -203,7 +220,7 @@ class Connection:
             if self._writer is not None:
                 self._writer.cancel()
 
-    async def _reply(self, message: dict[str, Any] | Snapshot | _Answer) -> None:
+    async def _reply(self, message: dict[str, Any] | Snapshot) -> None:
         """Queue an answer to this client, waiting while half the queue is full: a client
         that sends faster than it reads slows itself down, and room updates keep their room."""
         while self._queue.qsize() >= self._reply_room:
@@ -278,10 +295,8 @@ class Connection:
         if type(item) is not Snapshot:  # a room's snapshot, at every move, is looked at first
             if isinstance(item, str | bytes):
                 return [item]
-            if isinstance(item, dict):
-                return [encode(item)]
-            assert isinstance(item, _Answer)
-            return self._render_answer(item)
+            assert isinstance(item, dict)
+            return [encode(item)]
         if item.version < self._version or (item.version == self._version and not self._resync):
             return []
         self._take_seat(item)
@@ -294,22 +309,6 @@ class Connection:
         if state is not None:
             text, self._log = state
             texts.append(text)
-        return texts
-
-    def _render_answer(self, answer: _Answer) -> list[Text]:
-        """The whole state, with the ref; and the room summary, when it is news (a snapshot
-        of the same version is not sent after it)."""
-        snapshot = answer.snapshot
-        self._take_seat(snapshot)
-        state = snapshot.state_message(self._seat)
-        if state is None:
-            return []
-        texts: list[Text] = []
-        if snapshot.version > self._version:
-            self._version = snapshot.version
-            texts = self._summary(snapshot)
-        texts.append(encode({**state, "ref": answer.ref}))
-        self._log = snapshot.log_mark()
         return texts
 
     def _take_seat(self, snapshot: Snapshot) -> None:
@@ -401,7 +400,8 @@ class Connection:
             else:
                 await self._act(message)
         except RoomError as error:
-            await self._reply(error_message(error.code, error.message, ref))
+            after = error.retry_after if isinstance(error, _TooSoon) else None
+            await self._reply(error_message(error.code, error.message, ref, retry_after=after))
         except STORE_ERRORS as error:
             # The store is down or slow: this message is lost, not the connection or the game.
             # An act sent again with the same ref is applied once, whether or not this one was.
@@ -452,20 +452,40 @@ class Connection:
                     self.deliver(Snapshot(room))
             return
         if acted.repeated:
-            await self._reply(_Answer(Snapshot(acted.room), message.ref))
+            # Applied before: the client is told so, and at which version, in a few bytes.
+            # Its state it has had, or will have as every connection does: sent again, it
+            # cost the whole view and log for each repeat (issue 44).
+            version = play.remembered(acted.room, acted.seat, message.ref)
+            applied: AppliedMessage = {
+                "type": "applied",
+                "ref": message.ref,
+                "version": acted.room.version if version is None else version,
+            }
+            await self._reply(dict(applied))
 
     async def _resync_now(self) -> None:
         """Send the room summary and the whole state of the room as it is now. Asked for
-        first: what is sent meanwhile goes whole already. Budgeted per connection and per
-        address: each costs the whole state and log, many times the request."""
+        first: what is sent meanwhile goes whole already. Budgeted per connection, and per
+        address with every other whole state (in this process) and every resync (over all
+        processes): each costs the whole state and log, many times the request."""
         settings = self._settings
         if not self._resyncs.take():
-            wait = max(1, math.ceil(self._resyncs.seconds_to_next()))
-            raise RoomError(
+            seconds = whole_seconds(self._resyncs.seconds_to_next())
+            raise _TooSoon(
                 "resync_too_often",
                 f"At most {settings.resyncs_per_minute} resyncs a minute; "
-                f"try again in {wait} seconds.",
+                f"try again in {seconds} seconds.",
+                retry_after=seconds,
             )
+        wait = self._whole_states.wait(self._address)
+        if wait > 0:
+            seconds = whole_seconds(wait)
+            raise _TooSoon(
+                "resync_too_often",
+                f"Too many whole states sent to your address; try again in {seconds} seconds.",
+                retry_after=seconds,
+            )
+        self._whole_states.take(self._address)
         if not await self._service.store.hit(
             f"resync:{self._address}", limit=settings.resyncs_per_address, window_seconds=60
         ):

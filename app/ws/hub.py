@@ -18,7 +18,7 @@ from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
 from app.transport.websocket import Text
-from app.ws.limits import ConnectionCaps
+from app.ws.limits import ConnectionCaps, WholeStates
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -86,6 +86,10 @@ class Hub:
             per_room=settings.ws_connections_per_room,
         )
         """The connections this process lets open, per address and per room."""
+        self.whole_states = WholeStates(
+            rate=settings.ws_whole_states_per_second, burst=settings.ws_whole_states_burst
+        )
+        """The whole states this process sends each address (first states, resyncs)."""
         service.on_commit(self._committed)
         service.on_missed_commit(lambda code: self._announced(code, 0))
 

@@ -118,6 +118,19 @@ class ErrorMessage(BaseModel):
     ref: str | int | None = None
     code: str
     message: str
+    retry_after: int | None = None
+    """Seconds until what was refused or delayed may be had (a budget's refusals only; left
+    out of the others)."""
+
+
+class AppliedMessage(TypedDict):
+    """The answer to an ``act`` whose ``ref`` this seat had applied before: it was applied,
+    once, and made ``version``. Not the state: the connection has been sent that version (or
+    a later one), or is about to be, as every connection is sent every version."""
+
+    type: Literal["applied"]
+    ref: str | int
+    version: int
 
 
 class ChatMessage(BaseModel):

@@ -32,6 +32,7 @@ from app.ws.connection import (
     CLOSE_TRY_AGAIN,
     Connection,
     error_message,
+    whole_seconds,
 )
 from app.ws.limits import origin_allowed, token_in_url
 from app.ws.messages import ChatHistoryMessage, Hello
@@ -147,6 +148,23 @@ async def _hello(websocket: WebSocket, *, seconds: float, max_bytes: int) -> Hel
         raise expected from None
 
 
+async def _turn_for_a_whole_state(websocket: WebSocket, wait: float) -> None:
+    """Wait ``wait`` seconds, the address's turn for the whole state a new connection is sent
+    (its first, with the room summary and the chat history), after telling the client why.
+    Waiting rather than refused: a refused client would come back at once, and each time
+    cost a handshake and a hello; this one holds a place of its address's connection cap."""
+    if wait <= 0:
+        return
+    seconds = whole_seconds(wait)
+    delayed = error_message(
+        "state_delayed",
+        f"Too many whole states sent to your address; this one comes in {seconds} seconds.",
+        retry_after=seconds,
+    )
+    await websocket.send_text(encode(delayed))
+    await asyncio.sleep(wait)
+
+
 async def _play(websocket: WebSocket, code: str, address: str) -> None:
     runtime: Runtime = websocket.app.state.runtime
     service, hub, settings = runtime.service, runtime.hub, runtime.settings
@@ -189,18 +207,20 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         crowded = hub.caps.watch(room.code)
         if crowded is not None:
             raise _Refused(*crowded, close=CLOSE_TRY_AGAIN)
+    code = room.code
+    seat = None if token_hash is None else room.seat_of(token_hash)
     connection = Connection(
         websocket,
-        code=room.code,
+        code=code,
         token_hash=token_hash,
         service=service,
         settings=settings,
         metrics=runtime.metrics,
         address=address,
+        whole_states=hub.whole_states,
     )
-    code = room.code
-    seat = None if token_hash is None else room.seat_of(token_hash)
     try:
+        await _turn_for_a_whole_state(websocket, hub.whole_states.take(address))
         await hub.add(code, connection)
     except BaseException:
         if watching:

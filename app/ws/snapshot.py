@@ -300,14 +300,16 @@ class Snapshot:
 
     def log_mark(self) -> LogMark | None:
         """The log a client holds after a whole state of this version; None before the
-        first game."""
+        first game (for the tests of ``state_text``'s marks)."""
         if self.room.game is None:
             return None
         return self._log_part(None, 0)[1]
 
     def state_message(self, seat: int | None) -> StateMessage | None:
         """The ``state`` message for a seat (None: a spectator), with the whole log
-        (``log_from`` 0); None before the first game."""
+        (``log_from`` 0), built as an object; None before the first game. Nothing sends it:
+        it is what the joined texts of ``state_text`` are checked against
+        (``tests/app/test_snapshot.py``)."""
         fields = self._fields(seat)
         if fields is None:
             return None

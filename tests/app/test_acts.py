@@ -54,8 +54,8 @@ async def test_a_repeated_ref_is_answered_never_applied_twice(duel: Duel) -> Non
     applied = await client.wait_for("state", lambda m: m["ref"] == "once")
     assert applied["version"] == version + 1
     await client.act(action, ref="once", version=version)
-    answered = await client.wait_for("state", lambda m: m["ref"] == "once")
-    assert answered["version"] == version + 1
+    answered = await client.wait_for("applied")
+    assert answered == {"type": "applied", "ref": "once", "version": version + 1}
     await client.send({"type": "ping"})
     await client.wait_for("pong")
     assert not [m for m in client.received if m["type"] == "error"]

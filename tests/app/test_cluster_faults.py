@@ -85,7 +85,8 @@ class Player:
     sent: dict[str | int, dict[str, Any]] = field(default_factory=dict)
     """Each act sent, by its ``ref`` (in the order sent)."""
     acknowledged: list[dict[str, Any]] = field(default_factory=list)
-    """The action of each act whose ``ref`` came back on a ``state``: the server applied it."""
+    """The action of each act whose ``ref`` came back on a ``state`` or an ``applied``: the
+    server applied it."""
     acknowledged_refs: set[str | int] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
     heard: list[str] = field(default_factory=list)
@@ -112,7 +113,7 @@ class Player:
             if message["type"] == "chat":
                 self.heard.append(message["text"])
                 await self.progress.changed()
-            if message["type"] != "state":
+            if message["type"] not in ("state", "applied"):
                 continue
             ref = message.get("ref")
             if ref is not None and ref not in self.acknowledged_refs:
@@ -120,6 +121,8 @@ class Player:
                 self.acknowledged_refs.add(ref)
                 self.acknowledged.append(self.sent[ref]["action"])
                 await self.progress.changed(acknowledged=1)
+            if message["type"] == "applied":
+                continue  # an act sent again after ``unavailable`` had been applied
             if message["view"]["over"]:
                 return message
             mine = self.seat in message["view"]["to_act"] and message["legal"]

@@ -76,13 +76,14 @@ async def test_a_rival_reconnecting_in_a_loop_never_makes_a_move_stale(serve: Se
 
 
 async def answer_to(client: Client, action: dict[str, Any], ref: str, version: int) -> str:
-    """``applied`` once a state carries the act's ``ref``, or the code of the error the act
-    got. A later state without the ref (the act's own was skipped: a newer one had come) is
-    answered by sending the act again with its ref, which is never applied twice."""
+    """``applied`` once a state carries the act's ``ref`` (or an ``applied`` answer does), or
+    the code of the error the act got. A later state without the ref (the act's own was
+    skipped: a newer one had come) is answered by sending the act again with its ref, which
+    is never applied twice: the answer is then ``applied``."""
     while True:
         message = await client.recv()
         if message.get("ref") == ref:
-            if message["type"] == "state":
+            if message["type"] in ("state", "applied"):
                 return "applied"
             if message["type"] == "error":
                 code: str = message["code"]
