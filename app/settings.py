@@ -136,6 +136,10 @@ class Settings(BaseSettings):
     server process (0: no cap); a connection whose answer would pass it is dropped. Answers
     are written 64 KiB at a time, each once the last has gone out, so a connection holds little
     more than that; the proxies named in ``forwarded_allow_ips`` are not counted."""
+    http_send_buffer_bytes: Annotated[int, Field(ge=0)] = 131072
+    """The kernel send buffer of each HTTP connection (``SO_SNDBUF``; 0: the kernel's own,
+    which grows to 4 MB): small, so that an answer a client does not read waits in the
+    process, counted by ``http_buffered_bytes_per_address``, not in the kernel."""
     replay_bytes_per_second: Annotated[int, Field(ge=1)] = 1_000_000
     """Bytes of finished games' replays (``GET /api/games/{id}``) one client address may be
     sent a second, kept replays or not, in each server process; a ``304`` costs nothing."""

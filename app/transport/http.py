@@ -16,10 +16,15 @@ open after 40 s); and it takes any number of connections from one address. This 
 - writes each answer 64 KiB at a time, the next once the transport has taken the last
   (uvicorn hands a body to the transport whole: a 4 MB replay to a client that never read was
   4 MB held for as long as the connection lasted; 320 such connections took 1.2 GB);
+- gives each connection a small kernel send buffer (``send_buffer_bytes``), so that what a
+  client does not read waits in the process, where the cap below counts it, not in the
+  kernel (which took up to 4 MB a connection);
 - drops a connection whose answer is not written whole (every byte handed to the kernel)
   ``write_seconds`` after it began;
 - drops a connection whose address's connections hold more than ``buffered_bytes_per_address``
   bytes of answers unsent, once its write has been made (the trusted proxies' again excepted).
+
+A dropped connection is reset, not closed: the kernel lets go of what it held of the answer.
 
 It stands in for the request-header and -body timeouts, the write timeout and the per-address
 connection and buffer limits uvicorn does not offer. What it relies on in ``HttpToolsProtocol``
@@ -31,8 +36,11 @@ process, by ``tests/security/test_http_slow_peers.py``, and on one in the tests'
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
+import socket
+import struct
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -50,6 +58,9 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 LINGER_SECONDS = 2.0
 """How long a connection refused for a slow body is still read (and what it sends dropped)
 after its 408, so that the client gets the answer rather than a reset."""
+
+RESET = struct.pack("ii", 1, 0)
+"""``SO_LINGER`` on, for no time: closing the socket resets the connection."""
 
 CHUNK_BYTES = 65536
 """The most of an answer's body handed to the transport at once: as much again as the
@@ -115,6 +126,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     """How long an answer may take to be written whole once begun; None: for ever."""
     buffered_bytes_per_address: int | None = None
     """Bytes of answers one address's connections may hold unsent; None: any number."""
+    send_buffer_bytes: int | None = None
+    """``SO_SNDBUF`` of each connection (None: the kernel's own, which grows to megabytes)."""
     _writers: dict[str, set[GuardedHttpProtocol]] = {}
     """Each address's connections whose unsent bytes count, for ``buffered_bytes_per_address``."""
 
@@ -128,6 +141,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         forwarded_allow_ips: str,
         write_seconds: float | None = None,
         buffered_bytes_per_address: int | None = None,
+        send_buffer_bytes: int | None = None,
     ) -> type[GuardedHttpProtocol]:
         """This protocol with these bounds (uvicorn makes each connection's protocol from a
         class, so the bounds, and the count they keep, are the class's)."""
@@ -139,6 +153,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             "_open": Counter(),
             "write_seconds": write_seconds,
             "buffered_bytes_per_address": buffered_bytes_per_address,
+            "send_buffer_bytes": send_buffer_bytes,
             "_writers": {},
         }
         return type(cls.__name__, (cls,), bounds)
@@ -157,6 +172,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if self.send_buffer_bytes and sock is not None:
+            # A WebSocket's protocol sets its own once the connection is upgraded.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_bytes)
         self._count_address()
         self._count_writer()
         # Every answer goes through ``_send``, which paces and times its writes.
@@ -286,6 +306,12 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if cycle is not None and not cycle.response_complete:
             cycle.disconnected = True
             cycle.message_event.set()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            # A reset, not a close: the kernel would otherwise go on holding (and trying to
+            # send) what it had taken of the answer, up to megabytes a connection.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
         self.transport.abort()
 
     def _count_address(self) -> None:

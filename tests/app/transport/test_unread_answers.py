@@ -25,6 +25,7 @@ from tests.app.live import WAIT, free_port
 BODY = bytes(4 * 1024 * 1024)
 REQUEST = b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n"
 CAP = 1024 * 1024
+SEND_BUFFER = 65536
 NOT_A_PROXY = "192.0.2.1"
 """A proxy address that is not loopback, so that the tests' own connections are counted."""
 
@@ -104,7 +105,9 @@ async def never_reading(port: int, count: int) -> list[socket.socket]:
 
 
 async def test_answers_nobody_reads_hold_no_more_than_the_cap_per_address() -> None:
-    async with serving(buffered_bytes_per_address=CAP, write_seconds=60) as served:
+    async with serving(
+        buffered_bytes_per_address=CAP, write_seconds=60, send_buffer_bytes=SEND_BUFFER
+    ) as served:
         sockets = await never_reading(served.port, 16)
         # Each connection ends up waiting for its client (over the high-water mark) or closed.
         await served.until(
@@ -117,8 +120,12 @@ async def test_answers_nobody_reads_hold_no_more_than_the_cap_per_address() -> N
             "every answer begun and stalled",
         )
         unsent = served.unsent_bytes()
-        # Without the cap, each held most of its 4 MB: 16 held 60 MB.
+        # Without the cap, each held most of its 4 MB: 16 held 22 MB.
         assert unsent <= CAP + 16 * 1024, unsent
+        for connection in served.connections():
+            sock = connection.transport.get_extra_info("socket")
+            # Linux doubles SO_SNDBUF for its own bookkeeping; left alone it grows to 4 MB.
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * SEND_BUFFER
         assert len(served.connections()) < 16, "the connections over the cap are dropped"
         for sock in sockets:
             sock.close()
