@@ -128,6 +128,24 @@ class Settings(BaseSettings):
     """Open HTTP connections allowed per client address, in each server process (0: no cap);
     past it a connection's request is answered 429. Upgraded WebSockets and the proxies named
     in ``forwarded_allow_ips`` are not counted."""
+    http_write_seconds: Annotated[float, Field(gt=0)] = 30.0
+    """How long an HTTP answer may take to be written whole (every byte handed to the
+    kernel) once it has begun; then the connection is dropped, with what it still held."""
+    http_buffered_bytes_per_address: Annotated[int, Field(ge=0)] = 1048576
+    """Bytes of HTTP answers waiting, unsent, for one client address's connections, in each
+    server process (0: no cap); a connection whose answer would pass it is dropped. Answers
+    are written 64 KiB at a time, each once the last has gone out, so a connection holds little
+    more than that; the proxies named in ``forwarded_allow_ips`` are not counted."""
+    http_send_buffer_bytes: Annotated[int, Field(ge=0)] = 131072
+    """The kernel send buffer of each HTTP connection (``SO_SNDBUF``; 0: the kernel's own,
+    which grows to 4 MB): small, so that an answer a client does not read waits in the
+    process, counted by ``http_buffered_bytes_per_address``, not in the kernel."""
+    replay_bytes_per_second: Annotated[int, Field(ge=1)] = 1_000_000
+    """Bytes of finished games' replays (``GET /api/games/{id}``) one client address may be
+    sent a second, kept replays or not, in each server process; a ``304`` costs nothing."""
+    replay_burst_bytes: Annotated[int, Field(ge=1)] = 8_000_000
+    """Replay bytes one client address may be sent at once; an answer may start while any
+    are left and takes all its bytes, into debt; then ``429 too_many_replay_bytes``."""
     review_workers: int = 1
     """Processes that compute game reviews, apart from the AI's (0: a thread, for tests)."""
     review_queue: Annotated[int, Field(ge=1)] = 8

@@ -5,8 +5,8 @@ Each module here subclasses a library's internals, for what no public option off
 - ``websocket``: uvicorn's sans-I/O WebSocket protocol, with ``send_now`` (a frame written
   without a task per message) and bounds on clients that do not read;
 - ``deflate``: websockets' per-message deflate, compressing a text once for every connection;
-- ``http``: uvicorn's httptools protocol, with deadlines for request heads and bodies and a
-  cap on connections per address.
+- ``http``: uvicorn's httptools protocol, with deadlines for request heads, bodies and
+  answers, and caps on connections and unsent answer bytes per address.
 
 ``lean`` is no subclass: a queue and an event for what lives as long as a connection (uvicorn's
 protocol's included), at a fraction of asyncio's memory.
@@ -35,6 +35,9 @@ def server_options(settings: Settings) -> dict[str, Any]:
             body_seconds=settings.http_body_seconds,
             connections_per_address=settings.http_connections_per_address or None,
             forwarded_allow_ips=settings.forwarded_allow_ips,
+            write_seconds=settings.http_write_seconds,
+            buffered_bytes_per_address=settings.http_buffered_bytes_per_address or None,
+            send_buffer_bytes=settings.http_send_buffer_bytes or None,
         ),
         "ws": SendNowProtocol.configured(
             send_buffer_bytes=settings.ws_send_buffer_bytes,

@@ -1,4 +1,4 @@
-"""uvicorn's HTTP protocol with deadlines for each request and a cap on connections per address.
+"""uvicorn's HTTP protocol with deadlines for each request and its answer, and caps per address.
 
 uvicorn closes a kept-alive connection that sends nothing between requests, but waits for ever
 for a request head that arrives a byte at a time (slowloris: 500 such connections stayed open
@@ -12,24 +12,41 @@ open after 40 s); and it takes any number of connections from one address. This 
 - answers ``429 too_many_connections`` (and closes) a connection from an address that already
   holds ``connections_per_address`` HTTP connections to this process. A WebSocket stops counting
   once upgraded (``ws_connections_per_address`` caps those); the trusted proxies'
-  addresses are not counted, as they carry every client's connections (the proxy caps them).
+  addresses are not counted, as they carry every client's connections (the proxy caps them);
+- writes each answer 64 KiB at a time, the next once the transport has taken the last
+  (uvicorn hands a body to the transport whole: a 4 MB replay to a client that never read was
+  4 MB held for as long as the connection lasted; 320 such connections took 1.2 GB);
+- gives each connection a small kernel send buffer (``send_buffer_bytes``), so that what a
+  client does not read waits in the process, where the cap below counts it, not in the
+  kernel (which took up to 4 MB a connection);
+- drops a connection whose answer is not written whole (every byte handed to the kernel)
+  ``write_seconds`` after it began;
+- drops a connection whose address's connections hold more than ``buffered_bytes_per_address``
+  bytes of answers unsent, once its write has been made (the trusted proxies' again excepted).
 
-It stands in for the request-header and -body timeouts and the per-address connection limit
-uvicorn does not offer. What it relies on in ``HttpToolsProtocol`` is checked by
-``tests/app/transport/test_library_seams.py``; what it does, on a real server process, by
-``tests/security/test_http_slow_peers.py``.
+A dropped connection is reset, not closed: the kernel lets go of what it held of the answer.
+
+It stands in for the request-header and -body timeouts, the write timeout and the per-address
+connection and buffer limits uvicorn does not offer. What it relies on in ``HttpToolsProtocol``
+is checked by ``tests/app/transport/test_library_seams.py``; what it does, on a real server
+process, by ``tests/security/test_http_slow_peers.py``, and on one in the tests' own process
+(counting what its connections hold) by ``tests/app/transport/test_unread_answers.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
+import socket
+import struct
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import orjson
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.api.headers import SECURITY_HEADERS
@@ -41,6 +58,13 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 LINGER_SECONDS = 2.0
 """How long a connection refused for a slow body is still read (and what it sends dropped)
 after its 408, so that the client gets the answer rather than a reset."""
+
+RESET = struct.pack("ii", 1, 0)
+"""``SO_LINGER`` on, for no time: closing the socket resets the connection."""
+
+CHUNK_BYTES = 65536
+"""The most of an answer's body handed to the transport at once: as much again as the
+transport's high-water mark, above which the next part waits."""
 
 
 def trusted_networks(forwarded_allow_ips: str) -> list[Network] | None:
@@ -98,6 +122,14 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     """Proxies' networks, whose connections are not counted (None: every address)."""
     _open: Counter[str] = Counter()
     """Connections counted per address, shared by every connection of one configured class."""
+    write_seconds: float | None = None
+    """How long an answer may take to be written whole once begun; None: for ever."""
+    buffered_bytes_per_address: int | None = None
+    """Bytes of answers one address's connections may hold unsent; None: any number."""
+    send_buffer_bytes: int | None = None
+    """``SO_SNDBUF`` of each connection (None: the kernel's own, which grows to megabytes)."""
+    _writers: dict[str, set[GuardedHttpProtocol]] = {}
+    """Each address's connections whose unsent bytes count, for ``buffered_bytes_per_address``."""
 
     @classmethod
     def configured(
@@ -107,6 +139,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         body_seconds: float,
         connections_per_address: int | None,
         forwarded_allow_ips: str,
+        write_seconds: float | None = None,
+        buffered_bytes_per_address: int | None = None,
+        send_buffer_bytes: int | None = None,
     ) -> type[GuardedHttpProtocol]:
         """This protocol with these bounds (uvicorn makes each connection's protocol from a
         class, so the bounds, and the count they keep, are the class's)."""
@@ -116,6 +151,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             "connections_per_address": connections_per_address,
             "trusted": trusted_networks(forwarded_allow_ips),
             "_open": Counter(),
+            "write_seconds": write_seconds,
+            "buffered_bytes_per_address": buffered_bytes_per_address,
+            "send_buffer_bytes": send_buffer_bytes,
+            "_writers": {},
         }
         return type(cls.__name__, (cls,), bounds)
 
@@ -125,10 +164,24 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._body_deadline: asyncio.TimerHandle | None = None
         self._counted: str | None = None
         self._lingering = False
+        self._write_deadline: asyncio.TimerHandle | None = None
+        self._writing: Any = None
+        """The request cycle whose answer the write deadline times (uvicorn's)."""
+        self._writer_of: str | None = None
+        self._app: ASGIApp | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if self.send_buffer_bytes and sock is not None:
+            # A WebSocket's protocol sets its own once the connection is upgraded.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_bytes)
         self._count_address()
+        self._count_writer()
+        # Every answer goes through ``_send``, which paces and times its writes.
+        self._app = self.app
+        self.app = self._answer
         self._await_head()
 
     def on_response_complete(self) -> None:
@@ -149,6 +202,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._uncount_address()  # the WebSocket's own cap counts it from now on
+        self._let_go()
         super().handle_websocket_upgrade()
         # The transport speaks to the WebSocket's protocol now, and this one never hears of
         # the connection again: uvicorn lets go of its parser (which holds this protocol's
@@ -159,7 +213,106 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._head_arrived()
         self._body_arrived()
         self._uncount_address()
+        self._let_go()
         super().connection_lost(exc)
+
+    def _let_go(self) -> None:
+        """Forget what ties this protocol to itself (``app`` is its own bound method) and to
+        the other connections of its address, and the write deadline."""
+        self._answer_written()
+        if self._app is not None:
+            self.app = self._app
+            self._app = None
+        if self._writer_of is not None:
+            writers = self._writers[self._writer_of]
+            writers.discard(self)
+            if not writers:
+                del self._writers[self._writer_of]
+            self._writer_of = None
+
+    def _count_writer(self) -> None:
+        if self.buffered_bytes_per_address is None or self.client is None:
+            return
+        address = self.client[0]
+        if not self._is_trusted(address):
+            self._writers.setdefault(address, set()).add(self)
+            self._writer_of = address
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self._app is not None
+        await self._app(scope, receive, partial(self._send, send))
+
+    async def _send(self, send: Send, message: Message) -> None:
+        """uvicorn's ``send``, with the answer's write deadline started with its head, and its
+        body written a part at a time, each within the address's buffer cap."""
+        if message["type"] == "http.response.start":
+            self._answer_begun()
+        if message["type"] != "http.response.body":
+            await send(message)
+            return
+        body: bytes = message.get("body", b"")
+        more_body: bool = message.get("more_body", False)
+        for offset in range(0, max(len(body), 1), CHUNK_BYTES):
+            part = body[offset : offset + CHUNK_BYTES]
+            last = offset + CHUNK_BYTES >= len(body)
+            if self.flow.write_paused:
+                # uvicorn's ``send`` waits so too; it is here so that the part below is the
+                # only one this connection holds beyond the transport's high-water mark.
+                await self.flow.drain()
+            await send(
+                {"type": "http.response.body", "body": part, "more_body": more_body or not last}
+            )
+            if self._over_buffer_cap():
+                self._drop("its address holds too many unsent answer bytes")
+                return
+        if not more_body and self.transport.get_write_buffer_size() == 0:
+            self._answer_written()
+
+    def _over_buffer_cap(self) -> bool:
+        if self._writer_of is None or self.buffered_bytes_per_address is None:
+            return False
+        held = sum(
+            writer.transport.get_write_buffer_size() for writer in self._writers[self._writer_of]
+        )
+        return held > self.buffered_bytes_per_address
+
+    def _answer_begun(self) -> None:
+        self._answer_written()
+        if self.write_seconds is not None:
+            self._writing = self.cycle
+            self._write_deadline = self.loop.call_later(self.write_seconds, self._write_too_slow)
+
+    def _answer_written(self) -> None:
+        if self._write_deadline is not None:
+            self._write_deadline.cancel()
+            self._write_deadline = None
+        self._writing = None
+
+    def _write_too_slow(self) -> None:
+        self._write_deadline = None
+        cycle, self._writing = self._writing, None
+        written = cycle is None or cycle.response_complete
+        if written and self.transport.get_write_buffer_size() == 0:
+            return
+        self._drop(f"its answer was not written whole in {self.write_seconds:g} s")
+
+    def _drop(self, why: str) -> None:
+        """Close the connection now, with the bytes it still held: the app, if it is still
+        answering, hears that the client left (``http.disconnect``) and its sends are dropped."""
+        if self.transport.is_closing() and self.transport.get_write_buffer_size() == 0:
+            return
+        logger.info("dropping an HTTP connection: %s", why)
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True
+            cycle.message_event.set()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            # A reset, not a close: the kernel would otherwise go on holding (and trying to
+            # send) what it had taken of the answer, up to megabytes a connection.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
+        self.transport.abort()
 
     def _count_address(self) -> None:
         if self.connections_per_address is None or self.client is None:

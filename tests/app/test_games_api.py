@@ -11,8 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.api.byte_budget import ByteBudget
+from app.api.encoded import accepts_gzip
 from app.api.routes import games
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
@@ -32,8 +35,10 @@ class Api:
         recorder: DatabaseRecorder,
         sessions: async_sessionmaker[AsyncSession],
         settings: Settings,
+        app: FastAPI,
     ) -> None:
         self.client = client
+        self.app = app
         self.recorder = recorder
         self.sessions = sessions
         self.settings = settings
@@ -70,7 +75,7 @@ async def api(shared_url: str) -> AsyncIterator[Api]:
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=transport, base_url="http://test") as client,
     ):
-        yield Api(client, DatabaseRecorder(sessions), sessions, app.state.runtime.settings)
+        yield Api(client, DatabaseRecorder(sessions), sessions, app.state.runtime.settings, app)
     await engine.dispose()
 
 
@@ -182,6 +187,101 @@ async def test_replays_computed_per_address_are_budgeted_and_kept_ones_are_free(
     assert [answer.status_code for answer in answers] == [200, 200, 429]
     assert answers[2].json()["code"] == "too_many_replays"
     assert (await api.client.get(f"/api/games/{played[0].game_id}")).status_code == 200
+
+
+PLAIN = {"Accept-Encoding": "identity"}
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def stopped_budget(burst: int) -> ByteBudget:
+    """A budget of ``burst`` bytes on a clock that never moves: nothing is refilled."""
+    return ByteBudget(per_second=1, burst=burst, clock=lambda: 0.0)
+
+
+async def test_replay_bytes_sent_to_one_address_are_budgeted_kept_or_not(api: Api) -> None:
+    """Issue 44, hole 3: a kept replay cost no replaying, but each answer still cost its
+    bytes; eight connections fetching one kept 4.1 MB replay took a core."""
+    game = played_game([person(0, "Ann"), bot(1, "easy")], seed=4)
+    await api.recorder.record(game)
+    size = len((await api.client.get(f"/api/games/{game.game_id}", headers=PLAIN)).content)
+    api.app.state.replay_budget = stopped_budget(3 * size)
+    answers = [await api.client.get(f"/api/games/{game.game_id}", headers=PLAIN) for _ in range(10)]
+    sent = sum(len(answer.content) for answer in answers if answer.status_code == 200)
+    assert sent == 3 * size, "as many bytes as the burst, not one answer more"
+    refused = [answer for answer in answers if answer.status_code != 200]
+    assert [answer.status_code for answer in refused] == [429] * 7
+    assert refused[0].json()["code"] == "too_many_replay_bytes"
+    assert int(refused[0].headers["retry-after"]) >= 1
+
+
+async def test_the_replay_budget_is_the_settings(api: Api) -> None:
+    game = played_game([person(0, "Ann"), bot(1, "easy")], seed=4)
+    await api.recorder.record(game)
+    assert (await api.client.get(f"/api/games/{game.game_id}")).status_code == 200
+    budget = api.app.state.replay_budget
+    assert (budget.per_second, budget.burst) == (
+        api.settings.replay_bytes_per_second,
+        api.settings.replay_burst_bytes,
+    )
+
+
+async def test_a_client_holding_the_replay_is_answered_304_for_nothing(api: Api) -> None:
+    game = played_game([person(0, "Ann"), bot(1, "easy")], seed=4)
+    await api.recorder.record(game)
+    first = await api.client.get(f"/api/games/{game.game_id}", headers=PLAIN)
+    etag = first.headers["etag"]
+    assert etag.startswith('"') and etag.endswith('"'), "a strong validator"
+    api.app.state.replay_budget = stopped_budget(len(first.content))
+    for _ in range(10):
+        again = await api.client.get(
+            f"/api/games/{game.game_id}", headers={**PLAIN, "If-None-Match": etag}
+        )
+        assert again.status_code == 304
+        assert again.content == b""
+        assert again.headers["etag"] == etag
+    # The 304s took nothing: the whole burst is still there for one answer, then no more.
+    other = await api.client.get(
+        f"/api/games/{game.game_id}", headers={**PLAIN, "If-None-Match": '"another"'}
+    )
+    assert other.status_code == 200 and other.headers["etag"] == etag
+    assert (await api.client.get(f"/api/games/{game.game_id}", headers=PLAIN)).status_code == 429
+
+
+async def test_a_replay_is_gzipped_for_a_client_that_takes_gzip(api: Api) -> None:
+    game = played_game([person(0, "Ann"), bot(1, "easy")], seed=4)
+    await api.recorder.record(game)
+    plain = await api.client.get(f"/api/games/{game.game_id}", headers=PLAIN)
+    zipped = await api.client.get(f"/api/games/{game.game_id}", headers=GZIP)
+    assert "content-encoding" not in plain.headers
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert plain.headers["vary"] == zipped.headers["vary"] == "Accept-Encoding"
+    assert int(zipped.headers["content-length"]) * 10 < int(plain.headers["content-length"])
+    assert zipped.json() == plain.json()  # httpx has undone the gzip
+    assert zipped.headers["etag"] != plain.headers["etag"], "two representations, two tags"
+    refused = await api.client.get(
+        f"/api/games/{game.game_id}", headers={"Accept-Encoding": "gzip;q=0, identity"}
+    )
+    assert "content-encoding" not in refused.headers
+
+
+@pytest.mark.parametrize(
+    ("header", "gzip"),
+    [
+        (None, False),
+        ("", False),
+        ("identity", False),
+        ("gzip", True),
+        ("br, gzip;q=0.5", True),
+        ("GZIP", True),
+        ("gzip;q=0", False),
+        ("*", True),
+        ("*;q=0", False),
+        ("gzip;q=0, *", False),
+        ("gzip;q=nonsense", False),
+    ],
+)
+def test_accept_encoding_is_read_with_its_qualities(header: str | None, gzip: bool) -> None:
+    assert accepts_gzip(header) is gzip
 
 
 async def test_an_unknown_game_is_not_found(api: Api) -> None:

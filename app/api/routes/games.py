@@ -3,6 +3,11 @@
 What the public sees of a finished game, private or public: who sat where, the scores, and the
 replay. Never the room's code: a private room's code still opens that room (its rematches are
 played in it), so no record carries one; the game's ``visibility`` says what kind it was.
+
+A replay is megabytes of JSON. Its answer is made once and kept as bytes, plain and gzipped
+(``app/api/encoded.py``), with an ``ETag``: a client that holds it already is answered ``304``
+with no body. The bytes an address is sent of replays are budgeted (``app/api/byte_budget.py``),
+kept replays included: sending one costs no replaying, but still costs its bytes.
 """
 
 from __future__ import annotations
@@ -12,17 +17,23 @@ from collections import OrderedDict
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.byte_budget import ByteBudget, retry_after
 from app.api.deps import RuntimeDep, client_address
+from app.api.encoded import Encoded
 from app.api.errors import Refusal
 from app.db import repository
 from app.db.models import Game
 from app.db.session import SessionDep
-from app.games.replay import Replay, replay
+from app.games.replay import replay
 from app.rooms.errors import RoomError
 from app.runtime import Runtime
+from app.settings import Settings
 
 router = APIRouter(
     prefix="/api/games",
@@ -108,18 +119,28 @@ class GamePublic(GameSummary):
 
 
 RECENT_REPLAYS = 16
-"""How many replays this process keeps: a finished game never changes, so a replay shared
-around is computed once, not on every request."""
+"""How many replays this process keeps, as the bytes of their answers: a finished game never
+changes, so a replay shared around is computed and encoded once, not on every request."""
 
-_recent_replays: OrderedDict[str, Replay] = OrderedDict()
+_recent_replays: OrderedDict[str, Encoded] = OrderedDict()
+
+REPLAY_HEADERS = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+"""On every replay answer: which header chose its encoding; and that a client asks again each
+time with its validator (a server with other rules may replay the game otherwise), which costs
+a ``304`` and no body when nothing changed."""
 
 
-async def _replay_of(game: Game, *, request: Request, runtime: Runtime) -> Replay:
-    """The game's replay: kept, or computed if this address has replays left this minute
-    (``CASH_STASH_REPLAYS_PER_MINUTE``): one takes far more CPU than its request, and cycling
-    through more games than are kept would otherwise fill a core."""
-    replayed = _recent_replays.get(game.id)
-    if replayed is None:
+async def _replay_answer(
+    game_id: str, *, session: AsyncSession, request: Request, runtime: Runtime
+) -> Encoded:
+    """The game's answer: kept, or replayed and encoded if this address has replays left this
+    minute (``CASH_STASH_REPLAYS_PER_MINUTE``): one takes far more CPU than its request, and
+    cycling through more games than are kept would otherwise fill a core."""
+    answer = _recent_replays.get(game_id)
+    if answer is None:
+        game = await repository.get_game(session, game_id=game_id)
+        if game is None:
+            raise HTTPException(status_code=404, detail="No finished game has this id.")
         if not await runtime.service.store.hit(
             f"replay:{client_address(request)}",
             limit=runtime.settings.replays_per_minute,
@@ -130,32 +151,68 @@ async def _replay_of(game: Game, *, request: Request, runtime: Runtime) -> Repla
                 "Too many games replayed from here; wait a minute and try again.",
                 status=429,
             )
-        # Replaying is pure CPU work; keep it off the event loop.
-        replayed = await asyncio.to_thread(replay, game.config, game.actions)
-        _recent_replays[game.id] = replayed
+        summary = GameSummary.of(game).model_dump(mode="json")
+        # Replaying and encoding are pure CPU work; keep them off the event loop.
+        answer = await asyncio.to_thread(_encoded_replay, summary, game.config, game.actions)
+        _recent_replays[game_id] = answer
         while len(_recent_replays) > RECENT_REPLAYS:
             _recent_replays.popitem(last=False)
-    _recent_replays.move_to_end(game.id)
-    return replayed
+    _recent_replays.move_to_end(game_id)
+    return answer
+
+
+def _encoded_replay(
+    summary: dict[str, Any], config: dict[str, Any], actions: list[dict[str, Any]]
+) -> Encoded:
+    """``GamePublic``'s JSON, made from plain data: a model of thousands of steps would be
+    validated for nothing."""
+    replayed = replay(config, actions)
+    steps = [{"action": step.action, "log": step.log, "view": step.view} for step in replayed.steps]
+    body = {**summary, "replay": steps, "replay_complete": replayed.complete}
+    return Encoded.of(orjson.dumps(body))
+
+
+def _replay_budget(request: Request, settings: Settings) -> ByteBudget:
+    """The app's budget of replay bytes per address (made with the app's first replay)."""
+    state = request.app.state
+    budget: ByteBudget | None = getattr(state, "replay_budget", None)
+    if budget is None:
+        budget = state.replay_budget = ByteBudget(
+            per_second=settings.replay_bytes_per_second, burst=settings.replay_burst_bytes
+        )
+    return budget
 
 
 @router.get(
     "/{game_id}",
-    responses={429: {"model": Refusal, "description": "Too many replays from this address."}},
+    response_model=GamePublic,
+    responses={
+        304: {"description": "The client's copy (``If-None-Match``) is this replay; no body."},
+        429: {
+            "model": Refusal,
+            "description": "Too many replays computed, or replay bytes sent, to this address.",
+        },
+    },
 )
 async def read_game(
     game_id: GameId, session: SessionDep, request: Request, runtime: RuntimeDep
-) -> GamePublic:
-    game = await repository.get_game(session, game_id=game_id)
-    if game is None:
-        raise HTTPException(status_code=404, detail="No finished game has this id.")
-    replayed = await _replay_of(game, request=request, runtime=runtime)
-    summary = GameSummary.of(game)
-    return GamePublic(
-        **summary.model_dump(),
-        replay=[
-            ReplayStepPublic(action=step.action, log=step.log, view=step.view)
-            for step in replayed.steps
-        ],
-        replay_complete=replayed.complete,
-    )
+) -> Response:
+    answer = await _replay_answer(game_id, session=session, request=request, runtime=runtime)
+    matched = answer.matched(request.headers)
+    if matched is not None:
+        return Response(status_code=304, headers={"ETag": matched, **REPLAY_HEADERS})
+    body, etag, gzipped = answer.body_for(request.headers)
+    wait = _replay_budget(request, runtime.settings).spend(client_address(request), len(body))
+    if wait:
+        return JSONResponse(
+            {
+                "code": "too_many_replay_bytes",
+                "detail": "Too many replay bytes sent here; wait a moment and try again.",
+            },
+            status_code=429,
+            headers={"Retry-After": retry_after(wait)},
+        )
+    headers = {"ETag": etag, **REPLAY_HEADERS}
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)

@@ -21,6 +21,7 @@ import httptools
 import pytest
 import uvicorn
 from uvicorn.config import Config
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
@@ -329,6 +330,42 @@ async def test_the_http_protocol_sets_what_the_deadlines_and_the_cap_read(upgrad
         "connection_lost no longer tells the app the client left as the body deadline does"
     )
     await asyncio.sleep(0)
+
+
+async def test_uvicorn_serves_each_request_with_the_app_the_http_protocol_wraps() -> None:
+    """``GuardedHttpProtocol`` replaces the connection's ``app`` once it is made, to pace and
+    time every answer's writes: uvicorn must read ``app`` per request, take a body in parts
+    under a ``content-length``, and wait on its flow control (``write_paused``, ``drain``),
+    which the wrapper waits on first, before each write."""
+    config = loaded_config(http=HttpToolsProtocol)
+    protocol = HttpToolsProtocol(config=config, server_state=ServerState(), app_state={})
+    transport = FakeTransport()
+    protocol.connection_made(transport)
+    assert_attributes(protocol, {"flow": FlowControl})
+    assert_attributes(protocol.flow, {"write_paused": bool})
+    assert inspect.iscoroutinefunction(FlowControl.drain)
+    answered: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        start = {"type": "http.response.start", "status": 200}
+        await send({**start, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"o", "more_body": True})
+        await send({"type": "http.response.body", "body": b"k"})
+        answered.append(scope["path"])
+
+    protocol.app = app
+    protocol.data_received(b"GET /x HTTP/1.1\r\nHost: x\r\n\r\n")
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert answered == ["/x"], "uvicorn no longer serves a request with the protocol's app"
+    assert transport.written.endswith(b"\r\n\r\nok"), bytes(transport.written)
+    assert_attributes(protocol.cycle, {"response_complete": bool})
+    assert protocol.cycle.response_complete
+    send = inspect.getsource(RequestResponseCycle.send)
+    assert send.find("self.flow.drain()") < send.find("self.transport.write("), (
+        "uvicorn's send no longer waits while writing is paused, before it writes"
+    )
+    protocol.connection_lost(None)
 
 
 def test_uvicorn_takes_protocol_classes_for_http_and_ws() -> None:
