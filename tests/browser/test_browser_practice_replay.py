@@ -110,7 +110,8 @@ ROWS = """
   // A card beside another (not under it) shows its value: nothing covers it.
   const blank = faces.filter((face) => {
     const value = face.querySelector(".cf-value");
-    return !face.matches(".group-action") && (!value || getComputedStyle(value).visibility === "hidden");
+    if (face.matches(".group-action")) return false;
+    return !value || getComputedStyle(value).visibility === "hidden";
   });
   const problems = [];
   if (tops.size > 1) problems.push(`${label}: ${faces.length} cards on ${tops.size} rows`);
