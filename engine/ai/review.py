@@ -273,7 +273,7 @@ def _anchor(judged: list[dict[str, Any]]) -> None:
             item["win_played"] = _clamped(item["win_played"] + shift)
             for alternative in item["alternatives"]:
                 alternative["win_chance"] = _clamped(alternative["win_chance"] + shift)
-        carried = item["win_played"]
+        carried = item.get("win_played")
 
 
 def _clamped(chance: float) -> float:
