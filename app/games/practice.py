@@ -8,7 +8,8 @@ game's seed (the practice has a seed of its own). The person plays the deciding 
 other seat is an AI: an AI seat at its own level, a person's seat at ``STAND_IN_LEVEL``.
 
 A practice game is unrated and never recorded: it did not start from a deal, so it has no
-replay of its own.
+replay of its own (its room summary never calls it recorded; the table draws its chart from
+the states it was sent, and knows the game by the practice note that opens its log).
 """
 
 from __future__ import annotations

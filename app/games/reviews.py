@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,12 +27,11 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-import engine
 from app.db.models import Game, GameReview
 from app.rooms.ai import AiRunner
 from app.rooms.errors import RoomError
 from app.settings import Settings
-from engine.ai.review import Reviewer, summarize
+from engine.ai.review import Reviewer, judge_steps, summarize
 
 logger = logging.getLogger(__name__)
 
@@ -52,18 +50,7 @@ def judge_chunk(
 ) -> list[dict[str, Any]]:
     """The judgements of ``actions[start:stop]``, as ``engine.ai.review.review_game`` makes
     them: each from the acting seat's view before it, with a generator seeded by the step."""
-    reviewer = Reviewer(rounds)
-    state = engine.new_game(dict(config))
-    for action in actions[:start]:
-        state = engine.apply_action(state, action)
-    judged = []
-    for step in range(start, stop):
-        action = actions[step]
-        view = engine.view_for(state, int(action["seat"]))
-        judgement = reviewer.judge(view, action, random.Random(f"{REVIEW_SEED}:{step}"))
-        judged.append({"step": step, **judgement.to_data()})
-        state = engine.apply_action(state, action)
-    return judged
+    return judge_steps(Reviewer(rounds), config, actions, start, stop, seed=REVIEW_SEED)
 
 
 def review_queue_full() -> RoomError:

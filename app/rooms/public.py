@@ -26,7 +26,8 @@ class GamePublic(BaseModel):
     winners: list[int] = []
     totals: list[int] = []
     recorded: bool = False
-    """The game is over and stored: ``GET /api/games/{id}`` serves it."""
+    """The game is over and stored: ``GET /api/games/{id}`` serves it. Never for a practice
+    game (``app.games.practice``), which is not stored."""
 
 
 class RoomPublic(BaseModel):
@@ -48,6 +49,7 @@ def game_recorded(room: Room) -> bool:
     return (
         room.status == "finished"
         and game is not None
+        and not game.practice
         and all(finished.game_id != game.id for finished in room.unrecorded)
     )
 

@@ -115,6 +115,10 @@ def _target_set(view: Mapping[str, Any], action: Action) -> Mapping[str, Any]:
     return stack[len(stack) - 1 - int(action.get("depth", 0))]
 
 
+def _hand_size(view: Mapping[str, Any], seat: int) -> int:
+    return int(view["players"][seat]["hand_size"])
+
+
 def _count(number: int, thing: str) -> str:
     words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
     return f"{words.get(number, str(number))} {thing}{'' if number == 1 else 's'}"
@@ -188,11 +192,12 @@ def _missed_a_challenge(
     if best["type"] != "challenge" or played["type"] == "challenge":
         return None
     target = _target_set(view, best)
+    rival = int(best["target"])
+    what = f"{_seat_name(view, rival)}'s {money(target['value'])} {kind_name(target['kind'])} set"
+    if _hand_size(view, rival) == 0:
+        # Only the defender's hand answers: an empty one answers nothing, whatever is unseen.
+        return f"missed a challenge on {what}, which an empty hand could not answer"
     unseen = _unseen_matching(view, str(target["kind"]))
-    what = (
-        f"{_seat_name(view, int(best['target']))}'s {money(target['value'])} "
-        f"{kind_name(target['kind'])} set"
-    )
     answers = "no card" if unseen == 0 else "only " + _count(unseen, "card")
     return f"missed a challenge on {what}, which {answers} you had not seen could answer"
 
@@ -201,6 +206,9 @@ def _risky_challenge(
     view: Mapping[str, Any], played: Action, best: Action, mine: _Outcome, better: _Outcome
 ) -> str | None:
     if played["type"] != "challenge" or best["type"] == "challenge":
+        return None
+    if _hand_size(view, int(played["target"])) == 0:
+        # A defender with an empty hand cannot answer: the challenge risked nothing.
         return None
     target = _target_set(view, played)
     kind = str(target["kind"])

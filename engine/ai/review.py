@@ -177,6 +177,59 @@ Progress = Callable[[int, int], None]
 """Called with (decisions judged, decisions in all) as a review goes."""
 
 
+def _follows(before: engine.State, after: engine.State, seat: int) -> dict[str, int] | None:
+    """How decision ``after`` of ``seat`` follows its decision at ``before`` (the state just
+    before the previous action, which ``seat`` took): in the same turn, with ``seen`` cards the
+    seat had not seen before (a draw, a card turned up) showing by now. None when a new turn
+    began between the two."""
+    new_entries = after.entries()[len(before.entries()) :]
+    if any(entry.get("event") == "turn" for entry in new_entries):
+        return None
+    unseen_before = set(engine.Sampler(engine.view_for(before, seat)).unseen)
+    unseen_after = set(engine.Sampler(engine.view_for(after, seat)).unseen)
+    return {"seen": len(unseen_before - unseen_after)}
+
+
+def judge_steps(
+    reviewer: Reviewer,
+    config: Mapping[str, Any],
+    actions: list[Action],
+    start: int,
+    stop: int,
+    *,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
+    """The judgements of ``actions[start:stop]``, each on ``view_for`` of the state before it
+    for the seat that acted, with a generator seeded by ``seed`` and the step.
+
+    A decision that comes right after the same seat's previous one, in the same turn, says so
+    (``follows``: the cards the seat saw in between); ``summarize`` makes the two agree when it
+    saw none. Judging a game in pieces gives the same judgements as judging it whole."""
+    state = engine.new_game(dict(config))
+    previous: engine.State | None = None
+    for step, action in enumerate(actions[:start]):
+        if step == start - 1:
+            previous = state
+        state = engine.apply_action(state, action)
+    judged: list[dict[str, Any]] = []
+    for step in range(start, stop):
+        action = actions[step]
+        seat = int(action["seat"])
+        view = engine.view_for(state, seat)
+        judgement = reviewer.judge(view, action, random.Random(f"{seed}:{step}"))
+        item: dict[str, Any] = {"step": step, **judgement.to_data()}
+        if previous is not None and int(actions[step - 1]["seat"]) == seat:
+            follows = _follows(previous, state, seat)
+            if follows is not None:
+                item["follows"] = follows
+        judged.append(item)
+        previous, state = state, engine.apply_action(state, action)
+        if progress is not None:
+            progress(step + 1, len(actions))
+    return judged
+
+
 def review_game(
     config: Mapping[str, Any],
     actions: list[Action],
@@ -194,17 +247,37 @@ def review_game(
     later in the game or in another hand reaches a judgement.
     """
     reviewer = Reviewer(rounds, calibrated=calibrated)
-    state = engine.new_game(config)
-    judged: list[dict[str, Any]] = []
-    for step, action in enumerate(actions):
-        seat = int(action["seat"])
-        view = engine.view_for(state, seat)
-        judgement = reviewer.judge(view, action, random.Random(f"{seed}:{step}"))
-        judged.append({"step": step, **judgement.to_data()})
-        state = engine.apply_action(state, action)
-        if progress is not None:
-            progress(step + 1, len(actions))
+    judged = judge_steps(reviewer, config, actions, 0, len(actions), seed=seed, progress=progress)
     return summarize(config, judged)
+
+
+def _anchor(judged: list[dict[str, Any]]) -> None:
+    """Make a seat's decisions in one turn agree: when a seat decides again right after its
+    own move and saw nothing new in between, the position it decides in is the one its move
+    led to, so its chance before this decision is its chance after that move. Both are
+    estimates of one position on separate deals; the earlier one stands, and every chance of
+    the later decision moves by the same amount, so the differences between its moves (its
+    drop, verdict and reason) are kept as measured. A chance never leaves 0 to 1.
+
+    A forced decision (nothing judged) passes the chance on unchanged."""
+    carried: float | None = None
+    for item in judged:
+        follows = item.get("follows")
+        anchored = carried if follows is not None and follows["seen"] == 0 else None
+        if item["verdict"] == FORCED:
+            carried = anchored
+            continue
+        if anchored is not None:
+            shift = anchored - item["win_before"]
+            item["win_before"] = anchored
+            item["win_played"] = _clamped(item["win_played"] + shift)
+            for alternative in item["alternatives"]:
+                alternative["win_chance"] = _clamped(alternative["win_chance"] + shift)
+        carried = item.get("win_played")
+
+
+def _clamped(chance: float) -> float:
+    return round(min(1.0, max(0.0, chance)), 4)
 
 
 KEY_MOMENTS = 3
@@ -216,6 +289,7 @@ def summarize(config: Mapping[str, Any], judged: list[dict[str, Any]]) -> dict[s
     its own decisions), its verdict counts, its accuracy (``engine.ai.accuracy``) and its key
     moments (its largest drops); the game's key moments first."""
     players = int(config["players"])
+    _anchor(judged)
     series: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     counts: list[dict[str, int]] = [{} for _ in range(players)]
     scores: list[list[float]] = [[] for _ in range(players)]

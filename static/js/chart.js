@@ -96,10 +96,49 @@ export function stashChart(names, series, title = "Stash value over the game", s
  * `rounds.totals` already holds the last round once the game is over).
  */
 export function seriesFromReplay(game) {
-  return game.replay.map(({ view }) =>
-    view.players.map((player) => {
-      const scored = view.rounds?.totals?.[player.seat] ?? 0;
-      return view.over ? scored : scored + player.stash;
-    }),
-  );
+  return game.replay.map(({ view }) => stashesOf(view));
+}
+
+function stashesOf(view) {
+  return view.players.map((player) => {
+    const scored = view.rounds?.totals?.[player.seat] ?? 0;
+    return view.over ? scored : scored + player.stash;
+  });
+}
+
+const SEEN_PREFIX = "cash-stash:stashes:";
+const SEEN_MOST = 2000;
+
+function seenPoints(key) {
+  try {
+    const points = JSON.parse(sessionStorage.getItem(SEEN_PREFIX + key) ?? "[]");
+    return Array.isArray(points) ? points : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Keep every seat's stash after each state this tab is sent, under `key` (in sessionStorage, so
+ * a reload keeps them): the chart of a game that has no record to draw it from. A state whose
+ * log is no longer than the last one kept adds nothing; a shorter one is a new game.
+ */
+export function rememberStashes(key, view) {
+  let points = seenPoints(key);
+  const last = points[points.length - 1];
+  if (last && view.log.length <= last.at) {
+    if (view.log.length === last.at) return;
+    points = [];
+  }
+  points.push({ at: view.log.length, values: stashesOf(view) });
+  try {
+    sessionStorage.setItem(SEEN_PREFIX + key, JSON.stringify(points.slice(-SEEN_MOST)));
+  } catch {
+    // Storage full or refused: the chart shows what could be kept.
+  }
+}
+
+/** The chart's series from the states kept under `key` (`rememberStashes`). */
+export function rememberedSeries(key) {
+  return seenPoints(key).map((point) => point.values);
 }

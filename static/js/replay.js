@@ -55,6 +55,15 @@ export async function replayPage(main, gameId) {
   const slider = h("input", { type: "range", id: "step", min: 0, max: last, value: 0, "aria-label": "Step" });
   const stepBox = h("div", { class: "step" });
   const counter = h("output", { for: "step", dataset: { testid: "step-counter" } });
+  const controls = h(
+    "div",
+    { class: "replay-controls", role: "group", "aria-labelledby": "steps-title" },
+    h("div", { class: "replay-slider" }, slider, counter),
+    h("button", { type: "button", onClick: () => go(0) }, "First"),
+    h("button", { type: "button", onClick: () => go(step - 1) }, "Previous"),
+    h("button", { type: "button", onClick: () => go(step + 1) }, "Next"),
+    h("button", { type: "button", onClick: () => go(last) }, "Last"),
+  );
 
   function go(to) {
     step = Math.max(0, Math.min(last, to));
@@ -66,6 +75,9 @@ export async function replayPage(main, gameId) {
     onReady: () => show(),
     onJump(to) {
       go(to);
+      // The step controls stay stuck at the top (taller on a phone, where they wrap): the step
+      // lands just below them, measured now, so its first line is never under them.
+      stepBox.style.scrollMarginTop = `${controls.getBoundingClientRect().height + 8}px`;
       stepBox.scrollIntoView({ block: "start" });
       stepBox.querySelector(".replay-action").focus({ preventScroll: true });
     },
@@ -108,15 +120,7 @@ export async function replayPage(main, gameId) {
     ),
     review.element,
     h("h2", { id: "steps-title" }, "Step by step"),
-    h(
-      "div",
-      { class: "replay-controls", role: "group", "aria-labelledby": "steps-title" },
-      h("div", { class: "replay-slider" }, slider, counter),
-      h("button", { type: "button", onClick: () => go(0) }, "First"),
-      h("button", { type: "button", onClick: () => go(step - 1) }, "Previous"),
-      h("button", { type: "button", onClick: () => go(step + 1) }, "Next"),
-      h("button", { type: "button", onClick: () => go(last) }, "Last"),
-    ),
+    controls,
     stepBox,
     h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
   );

@@ -70,7 +70,11 @@ export function decisionNote(game, decision, names, { own = null } = {}) {
   const better = betterWords(game, decision);
   // A reason speaks to the player who decided; told to someone else, it says whom it is for.
   const whose = own !== null && decision.seat !== own ? ` (for ${names[decision.seat]})` : "";
-  const chances = decision.verdict === "forced" ? "only one choice" : `win chance ${percent(decision.win_before)} → ${percent(decision.win_played)}`;
+  let chances = decision.verdict === "forced" ? "only one choice" : `win chance ${percent(decision.win_before)} → ${percent(decision.win_played)}`;
+  // Right after the same seat's move, the chance starts where that move left it, unless the
+  // seat saw new cards in between (a draw): then say so, as that is why it moved.
+  const seen = decision.follows?.seen ?? 0;
+  if (decision.verdict !== "forced" && seen > 0) chances += ` (${names[decision.seat]} saw ${seen === 1 ? "a new card" : `${seen} new cards`} after step ${decision.step})`;
   return [
     h("span", { class: "decision-head" }, verdictBadge(decision.verdict), playedWords(game, decision, names)),
     h("span", { class: "decision-chances" }, chances),

@@ -7,7 +7,7 @@ import { api, ApiError } from "./api.js";
 import { notifyButton, setYourMove } from "./attention.js";
 import { createChat } from "./chat.js";
 import { h, onLeave, render } from "./dom.js";
-import { gameOver } from "./gameover.js";
+import { gameOver, notePracticeState } from "./gameover.js";
 import { createMotion } from "./motion.js";
 import { createDrag } from "./drag.js";
 import { describe, kindsById, reasonsFor } from "./moves.js";
@@ -96,6 +96,7 @@ export function roomPage(main, code, { navigate }) {
       const shown = before ? before.view.log.length : log.length;
       const entries = shown <= log.length ? log.slice(shown) : [];
       ui.message = message;
+      notePracticeState(code, message.view);
       // A hint holds for its own version (asking for it raised the version): a later state ends it.
       if (ui.hint && message.version > ui.hint.version) ui.hint = null;
       const hand = new Set(message.view.hand.map((c) => c.id));
@@ -438,6 +439,7 @@ export function roomPage(main, code, { navigate }) {
           ? gameOver(view, {
               finished: ui.finished,
               gameId: ui.room.game?.id,
+              code,
               onRematch: host ? () => hostCall(() => api.rematch(code, seat.token)) : null,
             })
           : null,

@@ -21,6 +21,7 @@ from app.db.session import create_engine, create_session_factory, get_session
 from app.games import reviews
 from app.main import create_app
 from app.rooms.credentials import hash_token
+from app.rooms.public import room_public
 from app.rooms.recording import FinishedGame
 from engine.ai.review import review_game
 from tests.app.conftest import base_settings
@@ -377,6 +378,9 @@ async def test_a_practice_game_plays_on_and_is_never_recorded(api: Api) -> None:
     assert finished.status == "finished" and finished.game.to_act == []
     assert finished.unrecorded == []
     assert seat == created["seat"]
+    summary = room_public(finished).game
+    assert summary is not None and summary.over
+    assert not summary.recorded, "the client would ask for a record that never comes"
 
 
 async def test_try_again_refuses_a_step_the_game_lacks(api: Api) -> None:

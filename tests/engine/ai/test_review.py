@@ -199,3 +199,56 @@ def test_a_bad_move_comes_with_its_reason() -> None:
             break
     assert judgement.verdict == "best"
     assert judgement.reason is None
+
+
+def _medium_game(config: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    state = engine.new_game(config)
+    medium = engine.ai.player("medium")
+    rng = random.Random(seed)
+    actions = []
+    while not engine.is_over(state):
+        action = medium.decide(engine.view_for(state, state.to_act()[0]), rng)
+        actions.append(action)
+        state = engine.apply_action(state, action)
+    return actions
+
+
+def _learned_nothing(before: engine.State, after: engine.State, seat: int) -> bool:
+    """``seat`` sees no card at ``after`` that it had not seen at ``before``, and no new turn
+    began in between."""
+    entries = after.entries()[len(before.entries()) :]
+    if any(entry["event"] == "turn" for entry in entries):
+        return False
+    unseen = engine.Sampler(engine.view_for(before, seat)).unseen
+    return sorted(unseen) == sorted(engine.Sampler(engine.view_for(after, seat)).unseen)
+
+
+def test_a_seats_decisions_in_one_turn_agree() -> None:
+    """Issue 43: a seat that moves again right after its own move, having seen nothing new,
+    decides in the position its move led to: the chance after the one is the chance before
+    the other. When it did see something (a draw), the decision says how many cards."""
+    anchored = told = 0
+    for seed in range(3):
+        config = {"players": 2, "rules": "advanced", "seed": 40 + seed}
+        actions = _medium_game(config, seed)
+        decisions = review_game(config, actions, rounds=4)["decisions"]
+        states = [engine.new_game(config)]
+        for action in actions:
+            states.append(engine.apply_action(states[-1], action))
+        for step in range(1, len(actions)):
+            first, second = decisions[step - 1], decisions[step]
+            if first["seat"] != second["seat"] or FORCED in (first["verdict"], second["verdict"]):
+                continue
+            before, now = states[step - 1], states[step]
+            if any(entry["event"] == "turn" for entry in now.entries()[len(before.entries()) :]):
+                continue
+            if _learned_nothing(before, now, first["seat"]):
+                assert second["win_before"] == first["win_played"], step
+                assert second["alternatives"][0]["win_chance"] == second["win_before"]
+                assert second["follows"] == {"seen": 0}
+                anchored += 1
+            else:
+                assert second["follows"]["seen"] > 0
+                told += 1
+    assert anchored > 5
+    assert told > 0
