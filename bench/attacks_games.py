@@ -345,6 +345,9 @@ async def ghost_queue(base_url: str, addresses: list[str], seconds: float) -> di
         found, queue = await _queue_for_table(base_url, address, "Honest", until=until)
         await queue.close()
         if found is None or found["type"] != "matched":
+            # Refused (the address's joins or games, spent by an attack before this one).
+            code = "timeout" if found is None else found["code"]
+            counts[f"refused_{code}"] = 1.0
             await _gone(ghosts)
             break
         counts["tables"] += 1
