@@ -187,6 +187,20 @@ class Settings(BaseSettings):
     network blip or a restart); past it a new connection's first state waits its turn
     (``error state_delayed``) and a resync is refused (``error resync_too_often``)."""
 
+    # Games nobody plays, and ghosts in the queue.
+    table_join_seconds: Annotated[float, Field(gt=0)] = 15.0
+    """A game in play counts toward ``max_games_in_play`` only while a person is connected at
+    it, and for this long after it was dealt or its last person left: a table nobody opens
+    (Play now, practice) stops holding a place in the ceiling this soon."""
+    seat_open_seconds: Annotated[float, Field(gt=0)] = 5.0
+    """A seat whose person has never opened the table (Play now, a guest who joined) waits
+    this long from the deal, then the AI plays it while someone else is at the table
+    (``disconnect_grace_seconds`` is for a person who opened it and left)."""
+    queue_alive_seconds: Annotated[float, Field(gt=0)] = 10.0
+    """Play now: a queued player's socket must send a message (``ping``) at least this often,
+    the first right after ``queued``; only then is the player in the queue to be matched, and
+    a socket silent this long is closed (``queue_silent``) and leaves the queue."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

@@ -36,7 +36,8 @@ from pathlib import Path
 
 import httpx
 import redis
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -82,13 +83,28 @@ async def one_player(
                 }
             )
         )
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "matched":
-                waits[number] = (time.monotonic() - asked, message["code"])
-                return
-            if message["type"] == "error":
-                raise RuntimeError(message["message"])
+        pinging: asyncio.Task[None] | None = None
+        try:
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "queued":
+                    # The queue matches only a player who answers, now and every ping_every.
+                    pinging = asyncio.create_task(keep_pinging(ws, message["ping_every"]))
+                if message["type"] == "matched":
+                    waits[number] = (time.monotonic() - asked, message["code"])
+                    return
+                if message["type"] == "error":
+                    raise RuntimeError(message["message"])
+        finally:
+            if pinging is not None:
+                pinging.cancel()
+
+
+async def keep_pinging(ws: ClientConnection, every: float) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.send(json.dumps({"type": "ping"}))
+            await asyncio.sleep(every)
 
 
 def rate_players(path: Path, spread: float, count: int) -> list[str]:
@@ -121,6 +137,7 @@ async def run(args: argparse.Namespace, database: str, guests: list[str]) -> Non
         "CASH_STASH_QUEUE_JOINS_PER_MINUTE": str(args.players),
         "CASH_STASH_QUEUE_SOCKETS_PER_ADDRESS": str(args.players),
         "CASH_STASH_CREATE_LIMIT": str(args.players),
+        "CASH_STASH_GAMES_PER_ADDRESS": str(args.players),
         # Nobody connects to the tables made: their seats must not be handed to the AI.
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
     }

@@ -42,6 +42,9 @@ class Waiting(BaseModel):
     joined_at: float
     ai_now: bool = False
     """The player asked for AI in the empty seats at once."""
+    address: str | None = None
+    """The client address the player queued from: their table counts among its games in
+    play (``games_per_address``)."""
 
 
 class Placement(BaseModel):

@@ -70,6 +70,8 @@ class Ticket:
     choice: Choice
     player_id: str
     token: str
+    address: str | None = None
+    """The client address the player queued from."""
     placed: asyncio.Future[Placement] = field(default_factory=asyncio.Future)
     status: Status | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -135,7 +137,8 @@ class Matchmaker:
     def _stale_seconds(self) -> float:
         return max(3.0, 10 * self._settings.queue_tick_seconds)
 
-    async def join(self, *, choice: Choice, name: str, player_id: str) -> Ticket:
+    def check(self, choice: Choice) -> None:
+        """Refuse (``QueueError``, ``RoomError``) a table that cannot be dealt."""
         if choice.seats is None and choice.draft:
             raise QueueError(
                 "draft_needs_table_size",
@@ -145,6 +148,23 @@ class Matchmaker:
             RoomOptions(room_name=ROOM_NAME, rules=choice.rules, draft=choice.draft),
             players=choice.seats or MIN_SEATS,
         )
+
+    async def join(
+        self, *, choice: Choice, name: str, player_id: str, address: str | None = None
+    ) -> Ticket:
+        """Queue a player. Refused (``429 too_many_games``) when the games in play at which
+        their client ``address`` has a seat, and its players already waiting here, make
+        ``games_per_address``: a Play now table is a game from each address seated at it."""
+        self.check(choice)
+        queued_here = sum(1 for t in self._tickets.values() if t.address == address)
+        if address is not None and not await self._rooms.games_to_spare(
+            address, besides=queued_here
+        ):
+            raise RoomError(
+                "too_many_games",
+                "Too many games are in play from your address; finish one or try again later.",
+                status=429,
+            )
         rating = await self._rating_of(player_id)
         now = time.time()
         ticket = Ticket(
@@ -152,6 +172,7 @@ class Matchmaker:
             choice=choice,
             player_id=player_id,
             token=new_seat_token(),
+            address=address,
         )
         waiting = Waiting(
             ticket=ticket.id,
@@ -160,6 +181,7 @@ class Matchmaker:
             token_hash=hash_token(ticket.token),
             rating=rating,
             joined_at=now,
+            address=address,
         )
         if not await self.store.join(
             choice.key, waiting, now=now, hold_seconds=self._stale_seconds
@@ -276,7 +298,7 @@ class Matchmaker:
             },
         )
         await self._rooms.update(room.code, _deal)
-        await self._rooms.count_in_play(room.code)
+        await self._rooms.hold_games(room.code, (player.address for player in group.players))
         self.metrics.tables.inc()
         self.metrics.ai_seats.inc(len(group.bots))
         logger.info(
@@ -308,6 +330,7 @@ class Matchmaker:
                     token_hash=player.token_hash,
                     player_id=player.player_id,
                     disconnected_at=now,
+                    unopened=True,
                 )
             for level in group.bots:
                 room, _ = lobby.take_seat(room, lobby.bot_seat(room, level))

@@ -131,6 +131,7 @@ def set_connected(room: Room, index: int, *, connected: bool, now: float) -> Roo
         if changed.away:
             log_stand_in(room, "back", index)
         changed.disconnected_at = None
+        changed.unopened = False
         changed.away = False
         changed.timeouts = 0
     else:

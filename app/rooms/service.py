@@ -9,7 +9,7 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from app.rooms.public import room_listing
 from app.rooms.recording import GameRecorder
 from app.rooms.stand_ins import log_stand_in
 from app.settings import Settings
-from app.store.base import Commit, RoomStore, StoredRoom
+from app.store.base import STORE_ERRORS, Commit, RoomStore, StoredRoom
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,10 @@ CLAIM_SECONDS = 30.0
 RECORD_BACKOFF_SECONDS = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 _UPDATE_ATTEMPTS = 50
 _GAMES_IN_PLAY = "games_in_play"
-"""The store's set of rooms with a game in play, over every process."""
+"""The store's set of rooms with a game in play that count toward ``max_games_in_play``, over
+every process: each held only while a person is at it (``_count_toward_ceiling``)."""
+_COUNTED_ROOMS = 10_000
+"""Rooms remembered as counted here before the spent ones are let go."""
 HELD_ROOMS = DECODED_ROOMS
 """Rooms this process keeps decoded as last committed or seen, so that a move neither reads
 the room back from the store nor decodes its own published commit again; each with its engine
@@ -82,6 +85,9 @@ class RoomService:
         """Code → the stored text (snapshot or move) and the room of a commit this process is
         waiting on. Its announcement on the store's channel can arrive before the store's
         answer does; a read of the room then finds this very room (``_rebuilt``)."""
+        self._counted: dict[str, float] = {}
+        """Code → until when this process last held the room's place among the games in
+        play for a person there (``_count_toward_ceiling``)."""
         self._committed: list[Callable[[Room], None]] = []
         self._wakes: list[Callable[[float | None], None]] = []
         self._missed: list[Callable[[str], None]] = []
@@ -190,6 +196,7 @@ class RoomService:
         is due: ``moves.snapshot_due``); any other change as a snapshot of the room.
         ``presence``: only who is connected changed, so ``game_version`` stays."""
         grace = self.settings.disconnect_grace_seconds
+        open_seconds = self.settings.seat_open_seconds
         ai_pause = self.settings.ai_pause_seconds
         new.version = 1 if previous is None else previous.version + 1
         if presence and previous is not None:
@@ -203,8 +210,8 @@ class RoomService:
             version=new.version,
             data=move.text(ai_pause=ai_pause) if step and move is not None else room_text(new),
             step=step,
-            wake_at=new.wake_at(grace),
-            previous_wake_at=None if previous is None else previous.wake_at(grace),
+            wake_at=new.wake_at(grace, open_seconds),
+            previous_wake_at=None if previous is None else previous.wake_at(grace, open_seconds),
             listing=room_listing(new),
             ttl_seconds=self._ttl_of(new),
             waiting=new.status == "waiting",
@@ -220,8 +227,12 @@ class RoomService:
             if mine is not None and mine[1] is new:
                 del self._committing[new.code]
         if written:
-            if previous is not None and previous.status == "playing" != new.status:
-                await self.store.free_place(_GAMES_IN_PLAY, new.code)
+            try:
+                await self._count_toward_ceiling(new, previous)
+            except STORE_ERRORS as error:
+                # The commit stands: the ceiling is a bound on load, and a count missed here
+                # is set right at the room's next deal or presence change.
+                logger.warning("games in play not counted (%s)", type(error).__name__)
             self._hold(new)
             for listener in self._committed:
                 listener(new)
@@ -231,6 +242,36 @@ class RoomService:
         self.metrics.commit_conflicts.inc()
         self._missed_commit(new.code)
         return False
+
+    async def _count_toward_ceiling(self, new: Room, previous: Room | None) -> None:
+        """Keep the room's place among the games in play (``max_games_in_play``) as long as
+        a person is connected at it, and ``table_join_seconds`` after it was dealt or its last
+        person left: a table nobody opens soon stops counting. Written to the store only when
+        that changes (a deal, the first person in, the last out, the end) and when a long hold
+        is half spent, never per move."""
+        code = new.code
+        was_playing = previous is not None and previous.status == "playing"
+        if new.status != "playing":
+            if was_playing:
+                self._counted.pop(code, None)
+                await self.store.free_place(_GAMES_IN_PLAY, code)
+            return
+        here = new.someone_here()
+        was_here = was_playing and previous is not None and previous.someone_here()
+        now = time.time()
+        if here:
+            seconds = float(self.settings.room_ttl_seconds)
+            if was_here and self._counted.get(code, 0.0) > now + seconds / 2:
+                return
+            self._counted[code] = now + seconds
+            if len(self._counted) > _COUNTED_ROOMS:
+                self._counted = {c: t for c, t in self._counted.items() if t > now}
+        elif was_here or not was_playing:
+            self._counted.pop(code, None)
+            seconds = self.settings.table_join_seconds
+        else:
+            return
+        await self.store.hold_place(_GAMES_IN_PLAY, code, seconds=seconds)
 
     def _ttl_of(self, room: Room) -> int | None:
         """How long the room may stay untouched: never expires while a finished game waits
@@ -337,12 +378,15 @@ class RoomService:
                 counted += 1
         return counted < limit
 
-    async def open_room(self, build: Callable[[str], Room]) -> Room:
+    async def open_room(self, build: Callable[[str], Room], *, address: str | None = None) -> Room:
         """A new room ``build`` makes under a fresh code, such as a table already in play
-        (``app.games.practice``)."""
+        (``app.games.practice``): refused (``429 too_many_games``) as ``start`` is, and
+        counted as a game the client ``address`` started."""
+        await self._check_games_to_spare(address)
         while True:
             room = build(new_room_code())
             if await self._commit(room, previous=None):
+                await self.hold_games(room.code, [address])
                 return room
 
     async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
@@ -396,40 +440,57 @@ class RoomService:
         return await self._deal_within_limits(code, token, deal, address=address)
 
     async def games_in_play_at_ceiling(self) -> bool:
-        """Whether ``max_games_in_play`` games are in play over all processes."""
-        limit = self.settings.max_games_in_play
-        return not await self._room_to_spare(_GAMES_IN_PLAY, limit, still=_in_play)
+        """Whether ``max_games_in_play`` games count as in play over all processes: one count
+        in the store, no room read (``_count_toward_ceiling`` says what counts)."""
+        counted = await self.store.count_places(_GAMES_IN_PLAY)
+        return counted >= self.settings.max_games_in_play
 
-    async def count_in_play(self, code: str) -> None:
-        """Count a game dealt other than by ``start`` (Play now) toward ``max_games_in_play``."""
-        await self.store.hold_place(_GAMES_IN_PLAY, code, seconds=self.settings.room_ttl_seconds)
+    async def games_to_spare(self, address: str | None, *, besides: int = 0) -> bool:
+        """Whether the client ``address`` (None: not a client's) may have one more game in
+        play, ``besides`` others on their way: fewer than ``games_per_address`` of the games
+        it started, was seated at by Play now or opened for practice are still in play."""
+        if address is None:
+            return True
+        limit = self.settings.games_per_address - besides
+        return limit > 0 and await self._room_to_spare(_playing(address), limit, still=_in_play)
+
+    async def hold_games(self, code: str, addresses: Iterable[str | None]) -> None:
+        """Count the game dealt in room ``code`` as one of each client address's games."""
+        for address in set(addresses):
+            if address is not None:
+                await self.store.hold_place(
+                    _playing(address), code, seconds=self.settings.room_ttl_seconds
+                )
+
+    async def _check_games_to_spare(self, address: str | None) -> None:
+        """Refuse (``429 too_many_games``) a new game at the ceiling of games in play, or past
+        the client ``address``'s share: games with AI seats take the AI's workers, which
+        every room shares."""
+        if await self.games_in_play_at_ceiling():
+            raise RoomError(
+                "too_many_games",
+                "Too many games are in play; finish one or try again later.",
+                status=429,
+            )
+        if not await self.games_to_spare(address):
+            raise RoomError(
+                "too_many_games",
+                "Too many games are in play from your address; finish one or try again later.",
+                status=429,
+            )
 
     async def _deal_within_limits(
         self, code: str, token: str, deal: Callable[[Room], Room], *, address: str | None
     ) -> Room:
-        """Deal a game, unless ``max_games_in_play`` games are in play over all processes,
-        or ``games_per_address`` started from the client ``address`` (None: not a client's
-        request). Refused ``429 too_many_games``: games with AI seats take the AI's workers,
-        which every room shares."""
+        """Deal a game, unless ``max_games_in_play`` games count as in play over all
+        processes, or ``games_per_address`` are in play from the client ``address`` (None:
+        not a client's request): ``429 too_many_games``."""
         await self._host_room(code, token)
-        settings = self.settings
-        held = [(_GAMES_IN_PLAY, settings.max_games_in_play)]
-        if address is not None:
-            held.append((f"playing:{address}", settings.games_per_address))
-        for key, limit in held:
-            if not await self._room_to_spare(key, limit, still=_in_play):
-                raise RoomError(
-                    "too_many_games",
-                    "Too many games are in play"
-                    + (" from your address" if key != _GAMES_IN_PLAY else "")
-                    + "; finish one or try again later.",
-                    status=429,
-                )
+        await self._check_games_to_spare(address)
         room = await self._host_update(code, token, deal)
         # Held once dealt (a refused deal must not let go of the room's place if it is in
         # play already); two starts at once from one address may both pass the count.
-        for key, _ in held:
-            await self.store.hold_place(key, code, seconds=settings.room_ttl_seconds)
+        await self.hold_games(code, [address])
         return room
 
     async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> None:
@@ -492,7 +553,9 @@ class RoomService:
             await self.store.forget(code)
             return True
         now = time.time()
-        wake_at = room.wake_at(self.settings.disconnect_grace_seconds)
+        wake_at = room.wake_at(
+            self.settings.disconnect_grace_seconds, self.settings.seat_open_seconds
+        )
         if wake_at is None or wake_at > now:
             # Woken early: the index held an earlier time than the room's (a commit that
             # brought its wake time forward did not happen, or its process died before it
@@ -512,13 +575,14 @@ class RoomService:
         if room.status != "playing" or game is None:
             return
         grace = self.settings.disconnect_grace_seconds
+        open_seconds = self.settings.seat_open_seconds
         gone = [
             index
             for index, seat in enumerate(room.seats)
             if seat is not None
             and not seat.played_by_ai
             and seat.disconnected_at is not None
-            and seat.disconnected_at + grace <= now
+            and seat.disconnected_at + seat.grace(grace, open_seconds) <= now
         ]
         if gone:
             await self._commit(_mark_away(room, gone), previous=room)
@@ -623,10 +687,19 @@ def _in_play(room: Room) -> bool:
     return room.status == "playing"
 
 
+def _playing(address: str) -> str:
+    """The store's set of games in play from one client address."""
+    return f"playing:{address}"
+
+
 def _person(name: str, token: str, player_id: str | None) -> Seat:
     """A person's seat; not connected until their first WebSocket arrives."""
     return Seat(
-        name=name, token_hash=hash_token(token), player_id=player_id, disconnected_at=time.time()
+        name=name,
+        token_hash=hash_token(token),
+        player_id=player_id,
+        disconnected_at=time.time(),
+        unopened=True,
     )
 
 

@@ -152,8 +152,9 @@ class RoomStore(Protocol):
         ...
 
     async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
-        """Keep ``member`` in the set under ``key`` for ``seconds`` (from now), across
-        processes: what one client address has open (rooms waiting, games in play)."""
+        """Keep ``member`` in the set under ``key`` for ``seconds`` (from now, even if it was
+        held longer before), across processes: what one client address has open (rooms
+        waiting, games in play), the games counted toward the ceiling."""
         ...
 
     async def free_place(self, key: str, member: str) -> None:
@@ -162,4 +163,9 @@ class RoomStore(Protocol):
 
     async def places(self, key: str) -> list[str]:
         """The members of the set under ``key`` whose time has not run out."""
+        ...
+
+    async def count_places(self, key: str) -> int:
+        """How many members of the set under ``key`` are held still: one count in the store,
+        whatever their number (the ceiling of games in play is asked at every start)."""
         ...

@@ -221,6 +221,9 @@ class MemoryRoomStore:
     async def places(self, key: str) -> list[str]:
         return list(self._held_now(key, time.time()))
 
+    async def count_places(self, key: str) -> int:
+        return len(self._held_now(key, time.time()))
+
     def _held_now(self, key: str, now: float) -> dict[str, float]:
         members = {m: until for m, until in self._held.get(key, {}).items() if until > now}
         if members:

@@ -306,6 +306,26 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
 )
 
+# KEYS: a held set. ARGV: now. Drops the members whose time ran out; how many are left.
+_HELD_COUNT = Script(
+    """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZCARD', KEYS[1])
+"""
+)
+
+# KEYS: a held set. ARGV: until when the member is held, the member, seconds for the set to
+# live. The set lives as long as its longest hold: a short hold never shortens it.
+_HOLD = Script(
+    """
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+"""
+)
+
 # One node only. KEYS: a room's keys as an earlier release named them (room, chat), as this one
 # does (room, chat), the earlier release's indexes (wake, listed, listings, waiting), then the
 # room's bucket (wake, listed, listings, waiting, indexed). ARGV: code. Moves the room with its
@@ -732,10 +752,8 @@ class RedisRoomStore:
     async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
         name = f"{self._prefix}held:{key}"
         until = time.time() + seconds
-        await self._nodes.calls(
-            name,
-            [("ZADD", name, repr(until), member), ("EXPIRE", name, max(1, int(seconds) + 1))],
-            retry=True,
+        await self._nodes.eval(
+            _HOLD, [name], [repr(until), member, max(1, int(seconds) + 1)], retry=True
         )
 
     async def free_place(self, key: str, member: str) -> None:
@@ -746,3 +764,7 @@ class RedisRoomStore:
         name = f"{self._prefix}held:{key}"
         members = await self._nodes.eval(_HELD, [name], [repr(time.time())], retry=True)
         return [str(member) for member in members]
+
+    async def count_places(self, key: str) -> int:
+        name = f"{self._prefix}held:{key}"
+        return int(await self._nodes.eval(_HELD_COUNT, [name], [repr(time.time())], retry=True))

@@ -85,9 +85,12 @@ export function playNowPanel({ navigate }) {
 
   let socket = null;
   let ticking = null;
+  let pinging = null;
   function stop() {
     clearInterval(ticking);
     ticking = null;
+    clearInterval(pinging);
+    pinging = null;
     if (socket) {
       socket.onclose = null;
       socket.close();
@@ -186,6 +189,10 @@ export function playNowPanel({ navigate }) {
       const message = JSON.parse(event.data);
       if (message.type === "queued") {
         state.aiAfter = message.ai_after;
+        // The queue matches only a player who answers: now, then every ping_every seconds.
+        send({ type: "ping" });
+        clearInterval(pinging);
+        pinging = setInterval(() => send({ type: "ping" }), message.ping_every * 1000);
       } else if (message.type === "waiting") {
         Object.assign(state, { position: message.position, found: message.found });
       } else if (message.type === "matched") {

@@ -78,6 +78,7 @@ async def test_cancel_and_disconnect_leave_the_queue() -> None:
 async def test_a_player_waits_in_one_queue_at_a_time() -> None:
     async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live:
         ann = await queue_up(live, "Ann", seats=3)
+        await ann.client.wait_for("waiting")  # Ann is in the queue
         again = await queue_up_refused(live, ann.player_id)
         assert again["code"] == "already_queued"
         await ann.close()
@@ -92,6 +93,8 @@ async def queue_up_refused(live: object, player_id: str) -> dict[str, object]:
     port = live.port  # type: ignore[attr-defined]
     client = Client(await connect(f"ws://127.0.0.1:{port}/ws/queue", open_timeout=WAIT))
     await client.send(ask("Ann", seats=5, player_id=player_id))
+    await client.wait_for("queued")
+    await client.send({"type": "ping"})
     refused = await client.wait_for("error")
     with pytest.raises(ConnectionClosed):
         await client.recv()
@@ -139,7 +142,9 @@ async def test_players_whose_room_cannot_be_made_stay_in_the_queue() -> None:
 async def test_play_now_games_count_toward_the_ceiling_of_games_in_play() -> None:
     """A complete group waits while ``max_games_in_play`` games are in play (Play now cannot
     get round the ceiling that ``start`` keeps), and is seated once one ends."""
-    settings = base_settings(queue_ai_wait_seconds=3600, max_games_in_play=1)
+    settings = base_settings(
+        queue_ai_wait_seconds=3600, max_games_in_play=1, table_join_seconds=3600
+    )
     async with live_server(settings) as live:
         ann = await queue_up(live, "Ann", rules="simple")
         bob = await queue_up(live, "Bob", rules="simple")

@@ -83,14 +83,14 @@ def test_a_game_nobody_is_connected_to_waits_for_nobody() -> None:
     room = started_room(seats, seed=5)
     assert room.game is not None
     room.game.ai_due = 2.0
-    assert room.wake_at(30.0) == 2.0
+    assert room.wake_at(30.0, 5.0) == 2.0
     gone = room.clone()
     host = gone.seats[0]
     assert host is not None
     host.disconnected_at = 1.0
-    assert gone.wake_at(30.0) is None
+    assert gone.wake_at(30.0, 5.0) is None
     host.disconnected_at, host.away = None, True
-    assert gone.wake_at(30.0) is None, "an away seat is played by the AI: nobody is here"
+    assert gone.wake_at(30.0, 5.0) is None, "an away seat is played by the AI: nobody is here"
 
 
 _MOMENT = st.none() | st.floats(min_value=0.0, max_value=100.0)
@@ -99,7 +99,7 @@ _MOMENT = st.none() | st.floats(min_value=0.0, max_value=100.0)
 @settings(max_examples=300, deadline=None)
 @given(
     seats=st.lists(
-        st.tuples(st.sampled_from(["person", "ai", "away", "open"]), _MOMENT),
+        st.tuples(st.sampled_from(["person", "unopened", "ai", "away", "open"]), _MOMENT),
         min_size=2,
         max_size=6,
     ),
@@ -119,7 +119,8 @@ def test_a_room_wakes_at_the_first_of_its_pending_moments(
 ) -> None:
     """``wake_at`` against its rule: an unrecorded game's next try (or the room's creation);
     while a person is connected, the game's deadline, its AI's move and the end of the grace
-    of every person who left; the first of these, or None."""
+    of every person who left (``seat_open_seconds`` for one who never opened the table); the
+    first of these, or None."""
     room = started_room(people(len(seats)), seed=5)
     assert room.game is not None
     for index, (kind, left) in enumerate(seats):
@@ -127,6 +128,7 @@ def test_a_room_wakes_at_the_first_of_its_pending_moments(
         assert seat is not None
         seat.level = "easy" if kind == "ai" else None
         seat.away = kind == "away"
+        seat.unopened = kind == "unopened"
         seat.disconnected_at = left
         if kind == "open":
             room.seats[index] = None
@@ -138,5 +140,9 @@ def test_a_room_wakes_at_the_first_of_its_pending_moments(
     moments = [room.next_record_at or room.created_at] if unrecorded else []
     if status == "playing" and any(s.disconnected_at is None for s in people_seats):
         moments += [when for when in (deadline, ai_due) if when is not None]
-        moments += [s.disconnected_at + 30.0 for s in people_seats if s.disconnected_at is not None]
-    assert room.wake_at(30.0) == min(moments, default=None)
+        moments += [
+            s.disconnected_at + (5.0 if s.unopened else 30.0)
+            for s in people_seats
+            if s.disconnected_at is not None
+        ]
+    assert room.wake_at(30.0, 5.0) == min(moments, default=None)

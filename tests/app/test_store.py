@@ -318,6 +318,20 @@ async def test_held_members_are_kept_per_key_until_released_or_their_time_runs_o
     assert await store.places("playing:5.6.7.8") == ["CCCCCCCC"]
 
 
+async def test_held_places_are_counted_in_one_read_and_a_short_hold_keeps_the_long_ones(
+    store: RoomStore,
+) -> None:
+    """Issue 44, hole 7: the games ceiling is a count of a held set (no member read), and a
+    short hold (a table nobody opened) never ends the set's life before a long one's (in
+    Redis the set's time to live followed the last hold: the long holds went with it)."""
+    await store.hold_place("games_in_play", "AAAAAAAA", seconds=60)
+    await store.hold_place("games_in_play", "BBBBBBBB", seconds=0.2)
+    assert await store.count_places("games_in_play") == 2
+    await asyncio.sleep(1.5)  # past the short hold and the one second it gave the set
+    assert await store.count_places("games_in_play") == 1
+    assert await store.places("games_in_play") == ["AAAAAAAA"]
+
+
 async def test_the_memory_store_frees_expired_rooms_on_a_clock() -> None:
     """Issue 30, point 6: rooms nobody asks about again (and their chat) are freed."""
     store = MemoryRoomStore(sweep_seconds=0.05)

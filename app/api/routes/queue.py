@@ -1,11 +1,18 @@
 """``GET /ws/queue``: Play now. The player asks for a table, waits (told their place and the
-players found), and is sent to their seat; closing the socket leaves the queue."""
+players found), and is sent to their seat; closing the socket leaves the queue.
+
+A player is in the queue to be matched only once they have shown they are there: a message
+(``ping``) read after ``queued``, then one at least every ``queue_alive_seconds``. A socket
+that falls silent is closed (``queue_silent``): a ghost that opened it and stopped cannot be
+matched with the players who are there."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -58,13 +65,15 @@ QueueMessage = Annotated[FillWithAi | Cancel | Ping, Field(discriminator="type")
 
 
 class Queued(BaseModel):
-    """The player waits: for this table, and AI after ``ai_after`` seconds."""
+    """The player waits: for this table, and AI after ``ai_after`` seconds; once they send
+    ``ping`` now and then every ``ping_every`` seconds."""
 
     type: Literal["queued"] = "queued"
     seats: int | Literal["any"]
     rules: RuleSet
     draft: bool
     ai_after: float
+    ping_every: float
 
 
 class WaitingNow(BaseModel):
@@ -194,69 +203,159 @@ async def _serve(websocket: WebSocket, lobby: Lobby, address: str) -> None:
     seats = None if asked.seats == "any" else asked.seats
     choice = Choice(seats=seats, rules=asked.rules, draft=asked.draft)
     try:
-        ticket = await matchmaker.join(
-            choice=choice, name=asked.name, player_id=str(asked.player_id)
-        )
+        matchmaker.check(choice)
     except (QueueError, RoomError) as refusal:
         raise _Refused(refusal.code, refusal.message) from None
+    await _send(
+        websocket,
+        Queued(
+            seats=asked.seats,
+            rules=choice.rules,
+            draft=choice.draft,
+            ai_after=settings.queue_ai_wait_seconds,
+            ping_every=settings.queue_alive_seconds / 3,
+        ),
+    )
+    player = _Player(websocket, heard_at=time.monotonic())
+    receiver = asyncio.create_task(_receive(player, lobby))
+    ticket: Ticket | None = None
     try:
-        await _send(
-            websocket,
-            Queued(
-                seats=asked.seats,
-                rules=choice.rules,
-                draft=choice.draft,
-                ai_after=settings.queue_ai_wait_seconds,
-            ),
-        )
-        await _wait(websocket, lobby, ticket)
+        ticket = await _proven(player, receiver, lobby, choice, asked, address)
+        if ticket is not None:
+            await _wait(player, receiver, lobby, ticket)
     finally:
-        if not ticket.placed.done() or ticket.placed.cancelled():
+        receiver.cancel()
+        if ticket is not None and (not ticket.placed.done() or ticket.placed.cancelled()):
             await matchmaker.leave(ticket)
 
 
-async def _wait(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> None:
-    """Tell the player how the search goes until they are placed, cancel, or leave."""
-    receiver = asyncio.create_task(_receive(websocket, lobby, ticket))
+@dataclass(eq=False)
+class _Player:
+    """A queue socket, and what its player has said so far."""
+
+    websocket: WebSocket
+    heard_at: float
+    """When a message was last read from the socket (monotonic seconds)."""
+    heard: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set at each message read; cleared by whoever waits for the next."""
+    wants_ai: bool = False
+
+
+async def _heard_from(player: _Player, receiver: asyncio.Task[bool], lobby: Lobby) -> bool:
+    """Wait for the player's next message; False when the socket closed or they cancelled
+    (``receiver`` is done then). ``queue_silent`` when nothing comes in time."""
+    alive = lobby.runtime.settings.queue_alive_seconds
+    player.heard.clear()
+    heard = asyncio.create_task(player.heard.wait())
     try:
-        while True:
-            changed = asyncio.create_task(ticket.changed.wait())
-            waiting_on: set[asyncio.Future[Any]] = {receiver, ticket.placed, changed}
-            await asyncio.wait(waiting_on, return_when="FIRST_COMPLETED")
-            changed.cancel()
-            if ticket.placed.done() and not ticket.placed.cancelled():
-                placement = ticket.placed.result()
-                await _send(
-                    websocket,
-                    Matched(code=placement.code, seat=placement.seat, token=ticket.token),
-                )
-                await websocket.close(1000)
-                return
-            if receiver.done():
-                if receiver.result():
-                    await lobby.matchmaker.leave(ticket)
-                    await _send(websocket, Cancelled())
-                    await websocket.close(1000)
-                return
-            ticket.changed.clear()
-            status = ticket.status
-            if status is not None:
-                await _send(
-                    websocket,
-                    WaitingNow(
-                        position=status.position,
-                        found=status.found,
-                        waiting=status.waiting,
-                        seats=ticket.choice.seats or "any",
-                    ),
-                )
+        await asyncio.wait(
+            {receiver, heard},
+            timeout=max(0.0, player.heard_at + alive - time.monotonic()),
+            return_when="FIRST_COMPLETED",
+        )
     finally:
-        receiver.cancel()
+        heard.cancel()
+    if receiver.done():
+        return False
+    if not player.heard.is_set():
+        raise _silent(alive)
+    return True
 
 
-async def _receive(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> bool:
-    """Answer the player's messages; True when they cancel, False when the socket closed."""
+def _silent(alive: float) -> _Refused:
+    return _Refused(
+        "queue_silent",
+        f"Nothing heard from you in {alive:g} seconds: send ping to stay in the queue.",
+        CLOSE_TRY_AGAIN,
+    )
+
+
+async def _proven(
+    player: _Player,
+    receiver: asyncio.Task[bool],
+    lobby: Lobby,
+    choice: Choice,
+    asked: QueueJoin,
+    address: str,
+) -> Ticket | None:
+    """The player's ticket, queued once they answer ``queued`` (a message read after it);
+    None when they cancelled or left first."""
+    if not await _heard_from(player, receiver, lobby):
+        await _ended(player, receiver)
+        return None
+    try:
+        ticket = await lobby.matchmaker.join(
+            choice=choice, name=asked.name, player_id=str(asked.player_id), address=address
+        )
+    except (QueueError, RoomError) as refusal:
+        raise _Refused(refusal.code, refusal.message) from None
+    if player.wants_ai:
+        await lobby.matchmaker.fill_with_ai(ticket)
+    return ticket
+
+
+async def _ended(player: _Player, receiver: asyncio.Task[bool]) -> None:
+    """Say goodbye to a player who cancelled (``receiver`` answered True)."""
+    if receiver.result():
+        await _send(player.websocket, Cancelled())
+        await player.websocket.close(1000)
+
+
+async def _wait(
+    player: _Player, receiver: asyncio.Task[bool], lobby: Lobby, ticket: Ticket
+) -> None:
+    """Tell the player how the search goes until they are placed, cancel, leave, or fall
+    silent for ``queue_alive_seconds``."""
     settings = lobby.runtime.settings
+    websocket = player.websocket
+    asked_ai = player.wants_ai
+    while True:
+        player.heard.clear()
+        if player.wants_ai and not asked_ai:
+            asked_ai = True
+            await lobby.matchmaker.fill_with_ai(ticket)
+        changed = asyncio.create_task(ticket.changed.wait())
+        heard = asyncio.create_task(player.heard.wait())
+        waiting_on: set[asyncio.Future[Any]] = {receiver, ticket.placed, changed, heard}
+        silent_in = player.heard_at + settings.queue_alive_seconds - time.monotonic()
+        await asyncio.wait(waiting_on, timeout=max(0.0, silent_in), return_when="FIRST_COMPLETED")
+        changed.cancel()
+        heard.cancel()
+        if ticket.placed.done() and not ticket.placed.cancelled():
+            placement = ticket.placed.result()
+            await _send(
+                websocket, Matched(code=placement.code, seat=placement.seat, token=ticket.token)
+            )
+            await websocket.close(1000)
+            return
+        if receiver.done():
+            if receiver.result():
+                await lobby.matchmaker.leave(ticket)
+            await _ended(player, receiver)
+            return
+        if time.monotonic() - player.heard_at >= settings.queue_alive_seconds:
+            raise _silent(settings.queue_alive_seconds)
+        if not ticket.changed.is_set():
+            continue
+        ticket.changed.clear()
+        status = ticket.status
+        if status is not None:
+            await _send(
+                websocket,
+                WaitingNow(
+                    position=status.position,
+                    found=status.found,
+                    waiting=status.waiting,
+                    seats=ticket.choice.seats or "any",
+                ),
+            )
+
+
+async def _receive(player: _Player, lobby: Lobby) -> bool:
+    """Answer the player's messages; True when they cancel, False when the socket closed.
+    Every message read, even one refused, shows the player is there (``_Player.heard_at``)."""
+    settings = lobby.runtime.settings
+    websocket = player.websocket
     bucket = TokenBucket(rate=settings.ws_messages_per_second, burst=settings.ws_burst)
     while True:
         try:
@@ -265,6 +364,8 @@ async def _receive(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> bool:
             return False
         if received["type"] == "websocket.disconnect":
             return False
+        player.heard_at = time.monotonic()
+        player.heard.set()
         if not bucket.take():
             slow_down = QueueRefusal(code="rate_limited", message="Too many messages; slow down.")
             await _send(websocket, slow_down)
@@ -282,6 +383,7 @@ async def _receive(websocket: WebSocket, lobby: Lobby, ticket: Ticket) -> bool:
         if isinstance(message, Cancel):
             return True
         if isinstance(message, FillWithAi):
-            await lobby.matchmaker.fill_with_ai(ticket)
+            player.wants_ai = True
+            player.heard.set()
         else:
             await _send(websocket, Pong())

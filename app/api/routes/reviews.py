@@ -139,11 +139,19 @@ class PracticeRequest(BaseModel):
     responses={
         400: {"model": Refusal, "description": "The game has no decision at that step."},
         404: {"model": Refusal, "description": "No finished game has this id."},
-        429: {"model": Refusal, "description": "Too many rooms created from here."},
+        429: {
+            "model": Refusal,
+            "description": "Too many rooms created from here (``too_many_rooms``), or too many "
+            "games in play from here or in all (``too_many_games``): a practice table is one.",
+        },
     },
 )
 async def practice(
-    game_id: GameId, body: PracticeRequest, session: SessionDep, service: ServiceDep
+    game_id: GameId,
+    body: PracticeRequest,
+    request: Request,
+    session: SessionDep,
+    service: ServiceDep,
 ) -> RoomCreated:
     """A practice table at decision ``step``: a new private room already in play, where the
     caller holds the seat that decided, seeing what it saw (its hand and every public zone),
@@ -166,6 +174,7 @@ async def practice(
             token_hash=hash_token(token),
             player_id=None if body.player_id is None else str(body.player_id),
             now=time.time(),
-        )
+        ),
+        address=client_address(request),
     )
     return RoomCreated(code=room.code, seat=seat, token=token)
