@@ -262,21 +262,28 @@ export function playerPanel(view, player, options = {}) {
 
 /** The smallest size a rival's name is set in to keep its longest word on one line (px). */
 const SMALLEST_NAME_PX = 8;
+/** How many times a name is measured and set smaller at most (a word shrinks by its ratio). */
+const FIT_PASSES = 3;
 
 /**
  * Set each rival's name just small enough that no word of it is broken: a name wraps between
  * its words only, and one word wider than the box (a 17-letter surname in a phone's third of
  * the row) takes a smaller size. Below the smallest size it may break (never spill over).
+ * Each pass reads every name, then writes: a few layouts a redraw, not one per name.
  */
 export function fitNames(root) {
-  for (const name of root.querySelectorAll(".rivals .player-name")) {
-    name.style.removeProperty("font-size");
-    name.classList.remove("break-anywhere");
-    let size = parseFloat(getComputedStyle(name).fontSize);
-    while (name.scrollWidth > name.clientWidth + 0.5 && size > SMALLEST_NAME_PX) {
-      size = Math.max(SMALLEST_NAME_PX, size - 0.5);
-      name.style.setProperty("font-size", `${size}px`);
+  let names = [...root.querySelectorAll(".rivals .player-name")];
+  for (let pass = 0; pass < FIT_PASSES && names.length; pass += 1) {
+    const over = names.filter((name) => name.scrollWidth > name.clientWidth + 0.5).map((name) => ({ name, ratio: name.clientWidth / name.scrollWidth, size: parseFloat(getComputedStyle(name).fontSize) }));
+    names = [];
+    for (const { name, ratio, size } of over) {
+      if (size <= SMALLEST_NAME_PX) {
+        name.classList.add("break-anywhere");
+        continue;
+      }
+      name.style.setProperty("font-size", `${Math.max(SMALLEST_NAME_PX, Math.floor(size * ratio * 2) / 2)}px`);
+      names.push(name);
     }
-    if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("break-anywhere");
   }
+  for (const name of names) if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("break-anywhere");
 }
