@@ -12,6 +12,8 @@ import { moveMenu, optionButton } from "./movemenu.js";
 /** How many answers, and Swap or Move targets, the bar shows (the rest are on the table or in the menu). */
 const SHOWN = { wide: { answers: 3, extra: 2 }, compact: { answers: 1, extra: 1 } };
 const QUIET_EVENTS = new Set(["turn", "draw"]);
+/** The key that takes the focus to End turn from anywhere at the table but a text field. */
+export const END_TURN_KEY = "E";
 
 const VERBS = [
   [["form_set", "form_set_discard"], "form a set"],
@@ -45,10 +47,31 @@ export function turnStatus(view, legal = []) {
   return waiting.length ? `${watching}Waiting for ${waiting.join(" and ")}.` : watching;
 }
 
+/** Events whose words name their target's set or stack ("…challenges Ann's top…"). */
+const TARGETED_EVENTS = new Set(["challenge", "swap", "move", "choose"]);
+
+/**
+ * A log entry's words from this seat's side: the set or stack it targets is "your" when it is
+ * yours, as the duel says ("Medium Bot challenges your top Yacht set"). The name is looked for
+ * after the mover's, so a mover whose name holds yours is left alone.
+ */
+export function fromYourSide(entry, view) {
+  const me = view.seat;
+  if (me === null || me === undefined || entry.target !== me || entry.seat === me || !TARGETED_EVENTS.has(entry.event)) return entry.text;
+  const mover = view.players[entry.seat]?.name ?? "";
+  const mine = `${view.players[me]?.name ?? ""}'s`;
+  const at = entry.text.indexOf(mine, mover.length);
+  if (at < 0) return entry.text;
+  const after = entry.text.slice(at + mine.length);
+  // "…trades places with Ann's." ends on the name: "…with yours."
+  const word = after.startsWith(" ") ? "your" : "yours";
+  return `${entry.text.slice(0, at)}${word}${after}`;
+}
+
 /** The newest entry of the log that tells a move (not a turn passing or a draw). */
 function lastMove(view) {
   for (let index = view.log.length - 1; index >= 0; index -= 1) {
-    if (!QUIET_EVENTS.has(view.log[index].event)) return view.log[index].text;
+    if (!QUIET_EVENTS.has(view.log[index].event)) return fromYourSide(view.log[index], view);
   }
   return "The cards are dealt.";
 }
@@ -79,12 +102,7 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
   const buttons = [];
   if (mine) {
     const shown = SHOWN[window.matchMedia("(max-width: 959px)").matches ? "compact" : "wide"];
-    for (const type of ["choose", "end_turn", "concede"]) {
-      for (const { action, words } of naturalOrder(message.legal.filter((a) => a.type === type), view, kinds)) {
-        const label = type === "concede" && view.challenge?.claim && !view.challenge.plays.length ? "Let the claim go (concede)" : words;
-        buttons.push(optionButton(action, label, handlers.act, { end_turn: "end-turn", concede: "concede" }[type] ?? ""));
-      }
-    }
+    // The answers come first and take the focus (js/room.js): Concede is never the default.
     if (view.challenge) {
       const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
       for (const { action, words } of answers.slice(0, shown.answers)) {
@@ -95,6 +113,14 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
         buttons.push(button);
       }
     }
+    for (const type of ["choose", "end_turn", "concede"]) {
+      for (const { action, words } of naturalOrder(message.legal.filter((a) => a.type === type), view, kinds)) {
+        const label = type === "concede" && view.challenge?.claim && !view.challenge.plays.length ? "Let the claim go (concede)" : words;
+        const button = optionButton(action, label, handlers.act, { end_turn: "end-turn", concede: "concede" }[type] ?? "");
+        if (type === "end_turn") button.setAttribute("aria-keyshortcuts", END_TURN_KEY);
+        buttons.push(button);
+      }
+    }
     // A Swap or Move card selected: its targets as buttons when they are few (else its places).
     const extra = naturalOrder(buttonMoves(message, ui), view, kinds);
     if (extra.length <= shown.extra) for (const { action, words } of extra) buttons.push(optionButton(action, words, handlers.act));
@@ -102,7 +128,8 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
   const note = notice ?? hint ?? (seated ? selectionNote(message, ui) : null);
   return h(
     "section",
-    { class: `action-bar${mine ? " yours" : ""}`, "aria-label": "Your move" },
+    { class: `action-bar${mine ? " yours" : ""}`, role: "region", "aria-label": "Your move", "aria-describedby": "bar-keys" },
+    h("p", { id: "bar-keys", class: "visually-hidden" }, `Press ${END_TURN_KEY} to go to End turn.`),
     h(
       "div",
       { class: "bar-text" },

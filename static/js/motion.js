@@ -82,7 +82,8 @@ function snapshot(root) {
     if (!rect) continue;
     const key = zoneKey(el);
     shot.zones.set(key, { el, rect });
-    const last = key.startsWith("hand:") ? el.lastElementChild : null;
+    // A hand's last card: never its count in words (a phone's rival), which is no card to fly.
+    const last = key.startsWith("hand:") ? [...el.children].filter((child) => !child.matches(".hand-count")).at(-1) : null;
     const slot = last ? visibleRect(last) : null;
     if (slot) shot.slots.set(key, { el: last, rect: slot, piece: true });
   }

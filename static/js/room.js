@@ -2,7 +2,7 @@
 // The page keeps the latest state, redraws the table from it, and moves keyboard focus to
 // the control that makes sense after each change.
 
-import { actionBar } from "./actionbar.js";
+import { actionBar, END_TURN_KEY } from "./actionbar.js";
 import { api, ApiError } from "./api.js";
 import { notifyButton, setYourMove } from "./attention.js";
 import { createChat } from "./chat.js";
@@ -16,11 +16,14 @@ import { litPlaces, naturalOrder } from "./places.js";
 import { forgetSeat, seatIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { muteButton, play } from "./sound.js";
+import { fitNames } from "./seats.js";
 import { tableView } from "./table.js";
 import { waitingRoom } from "./waiting.js";
 
 const RECORD_RETRY_MS = [300, 600, 1000, 2000, 3000, 5000, 8000];
 const LOG_SHOWN = 60;
+/** The narrowest an opened list of sets is drawn beside the piles (px); else over the rivals. */
+const STACK_LIST_NARROWEST = 200;
 
 function withoutSeat(fields) {
   const { seat: _seat, ...rest } = fields;
@@ -174,7 +177,18 @@ export function roomPage(main, code, { navigate }) {
   socket.connect();
 
   const clockTimer = setInterval(updateClock, 1000);
+  /** E takes the focus to End turn (Enter then ends it), from anywhere but a text field. */
+  function shortcut(event) {
+    if (event.key.toUpperCase() !== END_TURN_KEY || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const endTurn = mainSlot.querySelector(".bar-buttons > button.end-turn");
+    if (!endTurn) return;
+    endTurn.focus();
+    event.preventDefault();
+  }
+  document.addEventListener("keydown", shortcut);
   onLeave(() => {
+    document.removeEventListener("keydown", shortcut);
     socket.close();
     clearInterval(clockTimer);
     setYourMove(false);
@@ -208,6 +222,8 @@ export function roomPage(main, code, { navigate }) {
         panels[key].hidden = key !== name;
       }
       element.classList.toggle("closed", !open);
+      // The drawer lies over the table: an opened list of sets would be drawn over it.
+      if (open && phone.matches) for (const list of mainSlot.querySelectorAll(".stack-list:popover-open")) list.hidePopover();
       chat.setVisible(name === "chat" && (open || !phone.matches));
       if (focus) tabs[name].focus();
     }
@@ -315,6 +331,9 @@ export function roomPage(main, code, { navigate }) {
       else ui.selected.add(id);
       ui.notice = null;
       ui.chooser = null;
+      // A press on a card is a press outside an opened list of sets: it closes (a finger's tap
+      // is handled on pointerup, before the browser's own light dismiss would come).
+      ui.expanded.clear();
       draw();
     },
     toggleStack(seatNumber) {
@@ -324,6 +343,16 @@ export function roomPage(main, code, { navigate }) {
         ui.expanded.add(seatNumber);
       }
       draw();
+    },
+    /** The browser closed an opened list (Escape, a press outside) or its button opened it
+     * again: remembered for the next redraw, with no redraw now (a press outside goes on to
+     * the card or place it was meant for). */
+    stackToggled(seatNumber, open) {
+      if (!open) ui.expanded.delete(seatNumber);
+      else {
+        ui.expanded.clear();
+        ui.expanded.add(seatNumber);
+      }
     },
     /** A place pressed (or a card dropped on it): its one move, or a chooser for several. */
     playAt(key) {
@@ -460,7 +489,9 @@ export function roomPage(main, code, { navigate }) {
     if (!view) return null;
     if (view.over) return mainSlot.querySelector("#over-title");
     if (isMine(view)) {
-      const first = view.challenge || view.pending ? [".bar-buttons > button.option"] : [".hand button.hand-card"];
+      // In a challenge the first answer, never Concede: with no answer shown the prompt takes
+      // the focus, which says the answer needs and that Concede is in the bar.
+      const first = view.challenge ? [".bar-buttons > button.answer", ".turn-status"] : view.pending ? [".bar-buttons > button.option"] : [".hand button.hand-card"];
       for (const selector of ["button.option.suggested", ".chooser:popover-open button.option", ".move-menu:popover-open button.option", ...first, ".bar-buttons > button.option", ".menu-toggle"]) {
         const control = mainSlot.querySelector(selector);
         if (control) return control;
@@ -508,12 +539,21 @@ export function roomPage(main, code, { navigate }) {
     const feltBox = felt.getBoundingClientRect();
     let box = { left: feltBox.left + 6, width: feltBox.width - 12, top: feltBox.top + 6, bottom: feltBox.bottom - 6 };
     if (kind === "stack") {
+      // Over the rivals, or beside the piles when there is more room there: never over the
+      // deck, the discard pile or the draft piles (which may be lit), the duel, your place or
+      // the action bar.
       const blockers = [mainSlot.querySelector("#duel"), mainSlot.querySelector(".player.you")].filter(Boolean).map((el) => el.getBoundingClientRect().top);
-      const owner = popover.closest(".player");
-      box.bottom = Math.min(box.bottom, ...blockers) - 4;
-      // Under the rivals' row when there is room for a few sets, else from the felt's top.
-      const under = owner && !owner.matches(".you") ? owner.getBoundingClientRect().bottom + 4 : box.top;
-      if (box.bottom - under >= 150) box.top = under;
+      const bottom = Math.min(box.bottom, ...blockers) - 4;
+      const piles = [...mainSlot.querySelectorAll(".felt .center .zone")].map((el) => el.getBoundingClientRect());
+      const pilesTop = Math.min(bottom, ...piles.map((r) => r.top));
+      const pilesRight = Math.max(box.left, ...piles.map((r) => r.right)) + 6;
+      const above = { ...box, bottom: pilesTop - 4 };
+      // Beside the piles: under the rivals' row when a few sets fit there (their names and
+      // counts stay in view), else from the felt's top.
+      const rivalsBottom = (mainSlot.querySelector(".felt .rivals")?.getBoundingClientRect().bottom ?? box.top) + 4;
+      const beside = { ...box, left: pilesRight, width: box.left + box.width - pilesRight, top: bottom - rivalsBottom >= 150 ? rivalsBottom : box.top, bottom };
+      const area = (b) => Math.max(0, b.width) * Math.max(0, b.bottom - b.top);
+      box = beside.width >= STACK_LIST_NARROWEST && area(beside) > area(above) ? beside : above;
     } else if (kind === "menu") {
       const bar = mainSlot.querySelector(".action-bar");
       if (bar) box.bottom = bar.getBoundingClientRect().top - 4;
@@ -530,7 +570,7 @@ export function roomPage(main, code, { navigate }) {
     style.setProperty("width", `${Math.round(box.width)}px`);
     const fromTop = kind === "stack" || (kind === "chooser" && box.top > 4);
     style.setProperty(fromTop ? "top" : "bottom", `${Math.round(fromTop ? box.top : innerHeight - box.bottom)}px`);
-    style.setProperty("max-height", `${Math.max(80, Math.round(box.bottom - box.top))}px`);
+    style.setProperty("max-height", `${Math.max(kind === "stack" ? 60 : 80, Math.round(box.bottom - box.top))}px`);
   }
 
   /** Show the popovers that the page keeps open across redraws of one state. */
@@ -558,6 +598,7 @@ export function roomPage(main, code, { navigate }) {
     container.classList.toggle("at-table", tableShown);
     if (!tableShown) tableInfo.remove();
     render(mainSlot, parts);
+    if (tableShown) fitNames(mainSlot);
     openPopovers();
     motion.update(mainSlot, before, entries);
     side.update(tableShown ? ui.message.view : null);

@@ -17,7 +17,8 @@ export function backs(count, { size = "mini", label } = {}) {
   return cardBack({ count, size, label });
 }
 
-function shortMoney(value) {
+/** Money in a few letters, for a phone's narrow boxes: "$218k". */
+export function shortMoney(value) {
   return value >= 1000 ? `$${Math.round(value / 1000)}k` : money(value);
 }
 
@@ -63,8 +64,25 @@ function setAttributes(set, index, depth) {
   return { set: String(index), depth: String(depth), kind: set.kind };
 }
 
-/** The top set (or any set in the opened list): every card face up, its kind, value and state. */
+/** A set in words, for a phone's row of rivals: its kind, value and state, never cut. */
+function setInWords(set, index, depth, seat, place) {
+  const body = h(
+    "span",
+    { class: `set set-words ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), ...(place ? {} : { role: "group", "aria-label": setWords(set, depth) }) },
+    h(
+      "span",
+      { class: "set-meta", "aria-hidden": place ? "true" : undefined },
+      h("span", { class: "set-words-line" }, h("span", { class: "set-kind" }, shortName(set.kind)), " ", h("span", { class: "set-value" }, shortMoney(set.value))),
+      h("span", { class: "set-words-line" }, stateBadge(set)),
+    ),
+  );
+  return asPlace(body, set, depth, seat, place);
+}
+
+/** The top set (or any set in the opened list): every card face up, its kind, value and state.
+ * `size` "words" draws it without its cards (a phone's row of rivals). */
 function fullSet(set, index, depth, seat, place, size) {
+  if (size === "words") return setInWords(set, index, depth, seat, place);
   const body = h(
     "span",
     { class: `set ${set.exposed ? "exposed" : "protected"}`, dataset: setAttributes(set, index, depth), ...(place ? {} : { role: "group", "aria-label": setWords(set, depth) }) },
@@ -101,11 +119,13 @@ const LONG_NAME = 12;
  * whose button (`+N sets`) opens every set below the top, drawn in full. Each set is drawn once
  * (top, chip or list entry), so `data-set`/`data-depth` and `data-card` name one element each.
  * At the table (`onExpand(seat)` given) the opened list is a popover that the page shows after
- * rendering and closes with the next state; without `onExpand` it opens in place. `leading`
- * is put first in the stack (your "new set" place).
+ * rendering; it closes with its button, Escape, a press outside it, or the next state, and
+ * `onToggled(seat, open)` hears when the browser closes or opens it. Without `onExpand` it
+ * opens in place.
+ * `leading` is put first in the stack (your "new set" place).
  */
 export function stackZone(player, options = {}) {
-  const { place = null, expanded = false, onExpand = null, size = "set", leading = null } = options;
+  const { place = null, expanded = false, onExpand = null, onToggled = null, size = "set", leading = null } = options;
   const stack = player.stack;
   const seat = player.seat;
   const count = stack.length;
@@ -117,6 +137,12 @@ export function stackZone(player, options = {}) {
   zone.append(fullSet(stack[count - 1], count - 1, 0, seat, place, size));
   if (count === 1) return zone;
   const listId = `stack-list-${seat}`;
+  const below = [];
+  for (let index = count - 2; index >= 0; index -= 1) below.push({ set: stack[index], index, depth: count - 1 - index });
+  const sets = `${count - 1} set${count === 2 ? "" : "s"}`;
+  // Open as a popover, the button is its invoker: a press on it closes the list (not a press
+  // outside that the button would open again).
+  const popover = Boolean(expanded && onExpand);
   const toggle = h(
     "button",
     {
@@ -124,29 +150,50 @@ export function stackZone(player, options = {}) {
       class: "strip-toggle small",
       "aria-expanded": expanded ? "true" : "false",
       "aria-controls": listId,
-      "aria-label": `${expanded ? "Close" : "Show"} the ${count - 1} set${count === 2 ? "" : "s"} below the top`,
+      "aria-label": `${expanded ? "Close" : "Show"} the ${sets} below the top`,
+      popovertarget: popover ? listId : undefined,
+      popovertargetaction: popover ? "hide" : undefined,
       dataset: { focus: `strip-${seat}` },
-      onClick: () => {
-        if (onExpand) onExpand(seat);
-        else zone.replaceWith(stackZone(player, { ...options, expanded: !expanded }));
-      },
+      onClick: popover
+        ? undefined
+        : () => {
+            if (onExpand) onExpand(seat);
+            else zone.replaceWith(stackZone(player, { ...options, expanded: !expanded }));
+          },
     },
-    `+${count - 1} set${count === 2 ? "" : "s"}`,
+    `+${count - 1}`,
+    h("span", { class: "strip-word" }, `\u00a0set${count === 2 ? "" : "s"}`),
   );
-  const below = [];
-  for (let index = count - 2; index >= 0; index -= 1) below.push({ set: stack[index], index, depth: count - 1 - index });
   if (expanded) {
+    const whose = player.name ? `${player.name}'s` : "The";
+    const titleId = `${listId}-title`;
     const list = h(
-      "ol",
-      { class: "stack-list", id: listId, "aria-label": `${player.name ?? "The"} sets below the top` },
-      below.map(({ set, index, depth }) => h("li", {}, h("span", { class: "set-where" }, where(depth)), fullSet(set, index, depth, seat, place, "mini"))),
+      "div",
+      { class: "stack-list", id: listId, role: "group", "aria-labelledby": titleId },
+      h(
+        "p",
+        { class: "stack-list-title" },
+        h("span", { id: titleId }, `${whose} ${sets} below the top`),
+        popover ? h("button", { type: "button", class: "small stack-list-close", popovertarget: listId, popovertargetaction: "hide" }, "Close") : null,
+      ),
+      h(
+        "ol",
+        { class: "stack-sets" },
+        below.map(({ set, index, depth }) => h("li", {}, h("span", { class: "set-where" }, where(depth)), fullSet(set, index, depth, seat, place, "mini"))),
+      ),
     );
-    if (onExpand) {
-      // Manual: it stays open until its button, Escape or the next state closes it.
-      list.setAttribute("popover", "manual");
+    if (popover) {
+      // Auto: Escape and a press outside close it, as the browser closes any light popover.
+      // Closed (or opened again by its button) it stays in the page until the next redraw,
+      // which draws the strip again; the page only hears which way it went.
+      list.setAttribute("popover", "auto");
       list.dataset.openPopover = "stack";
-      list.addEventListener("keydown", (event) => {
-        if (event.key === "Escape") onExpand(seat);
+      list.addEventListener("beforetoggle", (event) => {
+        const open = event.newState === "open";
+        toggle.setAttribute("aria-expanded", String(open));
+        toggle.setAttribute("aria-label", `${open ? "Close" : "Show"} the ${sets} below the top`);
+        toggle.setAttribute("popovertargetaction", open ? "hide" : "show");
+        if (onToggled) onToggled(seat, open);
       });
     }
     zone.append(h("div", { class: "strip" }, toggle), list);
@@ -171,7 +218,9 @@ function seatBadges(view, player, { toAct, info }) {
 /**
  * One player's area (`data-seat`): head, hand zone and stack zone. Options: `toAct`, `info`
  * (the room summary's seat), `place` (sets as places, see stackZone), `hand` (face-up cards,
- * for a replay), `expanded`, `onExpand`, `leading`, `children` (more: your own hand).
+ * for a replay), `expanded`, `onExpand`, `onToggled`, `leading`, `children` (more: your own hand), and for
+ * a phone's row of rivals `narrow`: the stash in short ("$218k", whole for screen readers),
+ * the hand's count in the head beside it, and the top set in words (`size: "words"`).
  */
 export function playerPanel(view, player, options = {}) {
   const isYou = player.seat === view.seat;
@@ -186,6 +235,10 @@ export function playerPanel(view, player, options = {}) {
     const count = `${player.hand_size} card${player.hand_size === 1 ? "" : "s"}`;
     hand = h("div", { class: "rival-hand", dataset: { zone: "hand" } }, backs(player.hand_size, { label: `${count} in hand` }), h("span", { class: "hand-count", "aria-hidden": "true" }, count));
   }
+  const narrow = Boolean(options.narrow);
+  const stash = narrow
+    ? h("span", { class: "stash", dataset: { testid: "stash" } }, h("span", { "aria-hidden": "true" }, shortMoney(player.stash)), h("span", { class: "visually-hidden" }, money(player.stash)))
+    : h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash));
   return h(
     "section",
     { class: classes.join(" "), "aria-label": `${name}${isYou ? " (you)" : ""}`, dataset: { seat: String(player.seat) } },
@@ -194,14 +247,43 @@ export function playerPanel(view, player, options = {}) {
       { class: "player-head" },
       h("strong", { class: `player-name${name.length > LONG_NAME ? " long-name" : ""}` }, name, isYou ? " (you)" : ""),
       h("span", { class: "badges" }, seatBadges(view, player, options)),
-      h("span", { class: "stash", dataset: { testid: "stash" } }, money(player.stash)),
+      stash,
+      narrow ? hand : null,
     ),
     h(
       "div",
       { class: "player-body" },
-      hand,
-      stackZone(player, { place: options.place, expanded: options.expanded, onExpand: options.onExpand, size: options.size, leading: options.leading }),
+      narrow ? null : hand,
+      stackZone(player, { place: options.place, expanded: options.expanded, onExpand: options.onExpand, onToggled: options.onToggled, size: options.size, leading: options.leading }),
     ),
     options.children,
   );
+}
+
+/** The smallest size a rival's name is set in to keep its longest word on one line (px). */
+const SMALLEST_NAME_PX = 8;
+/** How many times a name is measured and set smaller at most (a word shrinks by its ratio). */
+const FIT_PASSES = 3;
+
+/**
+ * Set each rival's name just small enough that no word of it is broken: a name wraps between
+ * its words only, and one word wider than the box (a 17-letter surname in a phone's third of
+ * the row) takes a smaller size. Below the smallest size it may break (never spill over).
+ * Each pass reads every name, then writes: a few layouts a redraw, not one per name.
+ */
+export function fitNames(root) {
+  let names = [...root.querySelectorAll(".rivals .player-name")];
+  for (let pass = 0; pass < FIT_PASSES && names.length; pass += 1) {
+    const over = names.filter((name) => name.scrollWidth > name.clientWidth + 0.5).map((name) => ({ name, ratio: name.clientWidth / name.scrollWidth, size: parseFloat(getComputedStyle(name).fontSize) }));
+    names = [];
+    for (const { name, ratio, size } of over) {
+      if (size <= SMALLEST_NAME_PX) {
+        name.classList.add("break-anywhere");
+        continue;
+      }
+      name.style.setProperty("font-size", `${Math.max(SMALLEST_NAME_PX, Math.floor(size * ratio * 2) / 2)}px`);
+      names.push(name);
+    }
+  }
+  for (const name of names) if (name.scrollWidth > name.clientWidth + 0.5) name.classList.add("break-anywhere");
 }

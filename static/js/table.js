@@ -12,6 +12,8 @@ import { backs, card, playerPanel } from "./seats.js";
 export { playerPanel };
 
 const COMPACT = "(max-width: 959px)";
+/** A phone's row of rivals holds three; four or five rivals take two rows. */
+const PHONE_RIVALS_PER_ROW = 3;
 
 /** A zone of the centre: its cards over "Name · count" (a phone's draft table sets the count
  * under the name, style.css). */
@@ -43,27 +45,32 @@ function placeButton(spec, content, extraClass = "") {
   );
 }
 
+/** "1 card", "6 cards". */
+export function cardCount(count) {
+  return `${count} card${count === 1 ? "" : "s"}`;
+}
+
 /**
  * Deck, discard pile, out of the game, draft piles (each a `data-zone`). `place(key, name)`
  * makes the discard pile and the draft piles places (at the table; not in a replay).
  */
 export function centerPanel(view, place = () => null) {
   const top = view.discard[view.discard.length - 1];
-  const discardName = top ? `Discard pile: ${kindName(top.kind)} on top, ${view.discard.length} cards` : "Discard pile, empty";
+  const discardName = top ? `Discard pile: ${kindName(top.kind)} on top, ${cardCount(view.discard.length)}` : "Discard pile, empty";
   return h(
     "section",
     { class: "center", "aria-label": "Deck and piles" },
-    zone("deck", "Deck", view.deck_size, backs(view.deck_size, { size: "set", label: `Deck: ${view.deck_size} cards` })),
+    zone("deck", "Deck", view.deck_size, backs(view.deck_size, { size: "set", label: `Deck: ${cardCount(view.deck_size)}` })),
     zone(
       "discard",
       "Discard",
       view.discard.length,
       placeButton(place("discard", discardName), top ? card(top, { size: "set", testid: "discard-top" }) : h("span", { class: "slot" }, "empty")),
     ),
-    zone("out", "Out", view.out.length, h("span", { class: "slot out-count", role: "img", "aria-label": `${view.out.length} cards out of the game` }, String(view.out.length))),
+    zone("out", "Out", view.out.length, h("span", { class: "slot out-count", role: "img", "aria-label": `${cardCount(view.out.length)} out of the game` }, String(view.out.length))),
     (view.piles || []).map((pile, index) => {
-      const name = pile.top ? `Draft pile ${index + 1}: ${kindName(pile.top.kind)} on top, ${pile.size} cards` : `Draft pile ${index + 1}: ${pile.size} cards, face down`;
-      const body = pile.top ? card(pile.top, { size: "set" }) : backs(pile.size, { size: "set", label: `Draft pile ${index + 1}: ${pile.size} cards, face down` });
+      const name = pile.top ? `Draft pile ${index + 1}: ${kindName(pile.top.kind)} on top, ${cardCount(pile.size)}` : `Draft pile ${index + 1}: ${cardCount(pile.size)}, face down`;
+      const body = pile.top ? card(pile.top, { size: "set" }) : backs(pile.size, { size: "set", label: `Draft pile ${index + 1}: ${cardCount(pile.size)}, face down` });
       return zone("pile", `Pile ${index + 1}`, pile.size, placeButton(place(pilePlace(index), name), body), { pile: String(index) });
     }),
   );
@@ -149,6 +156,7 @@ export function tableView(message, ui, handlers) {
     info: ui.room?.seats?.[p.seat],
     expanded: ui.expanded.has(p.seat),
     onExpand: handlers.toggleStack,
+    onToggled: handlers.stackToggled,
     place: setPlaceFor,
   });
   let duel = null;
@@ -156,9 +164,11 @@ export function tableView(message, ui, handlers) {
   else if (view.pending) duel = pendingPanel(message);
   // A phone (or a table of five or six) draws the stacks' cards small; their words stay in the set's label.
   const compact = window.matchMedia(COMPACT).matches;
-  const rivalSize = compact || rivals.length >= 4 ? "mini" : "set";
-  const rivalRow = h("div", { class: `rivals${compact || rivals.length >= 4 ? " compact" : ""}` }, rivals.map((p) => playerPanel(view, p, { ...seatOptions(p), size: rivalSize })));
-  rivalRow.style.setProperty("--rivals", String(Math.max(rivals.length, 1)));
+  // A phone's rivals stand three to a row, each with its name whole, its stash in short and
+  // its top set in words (kind, value, exposed or protected).
+  const rivalSize = compact ? "words" : rivals.length >= 4 ? "mini" : "set";
+  const rivalRow = h("div", { class: `rivals${compact || rivals.length >= 4 ? " compact" : ""}` }, rivals.map((p) => playerPanel(view, p, { ...seatOptions(p), size: rivalSize, narrow: compact })));
+  rivalRow.style.setProperty("--rivals", String(Math.max(compact ? Math.min(rivals.length, PHONE_RIVALS_PER_ROW) : rivals.length, 1)));
   const newSet = me ? placeButton(place("new-set", "Start a new set"), h("span", { class: "new-set-slot" }, "New set"), "new-set-place") : null;
   return h(
     "div",

@@ -65,7 +65,7 @@
       // A menu or chooser the player opened lies over the table; an opened list of sets may lie
       // over the rivals and the centre, never over the duel, the action bar or the hand.
       if (hit.closest(".move-menu, .chooser")) continue;
-      if (hit.closest(".stack-list") && !el.closest("#duel, .action-bar, [data-zone='hand']")) continue;
+      if (hit.closest(".stack-list") && !el.closest("#duel, .action-bar, .player.you [data-zone='hand']")) continue;
       found.push(`${name(el)} is covered by ${name(hit).slice(0, 60)}`);
     }
     return found;

@@ -28,6 +28,7 @@ PENNY_DUEL_ROOM = "Penny duel table"
 CLAIM_ROOM = "Claim table"
 SIX_DUEL_ROOM = "Six seat duel table"
 HELP_ROOM = "Help pictures table"
+RICH_ROOM = "Rich six seat table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -102,6 +103,42 @@ DEALS: dict[str, dict[str, Any]] = {
             [["mansion", "mansion"], ["piggy_bank", "piggy_bank"]],
             [["jewelry", "jewelry"], ["coins", "coins"]],
             [["racehorse", "racehorse"], ["guitar", "guitar"]],
+        ],
+    },
+    # Six seats, seat 0 first, hands dealt at random: every rival holds three to five sets worth
+    # $132,000 to $223,000 (six-digit stashes, the widest a phone's row of rivals must show).
+    RICH_ROOM: {
+        "dealer": 5,
+        "stacks": [
+            [["piggy_bank", "piggy_bank"]],
+            [
+                ["jewelry", "jewelry"],
+                ["coins", "coins"],
+                ["mansion", "mansion", "silver_bar"],
+                ["yacht", "yacht", "gold_bar"],
+            ],
+            [
+                ["guitar", "guitar"],
+                ["racehorse", "racehorse", "racehorse"],
+                ["fine_art", "fine_art", "gold_bar"],
+            ],
+            [
+                ["sports_car", "sports_car"],
+                ["mansion", "mansion", "mansion"],
+                ["yacht", "yacht", "silver_bar", "silver_bar"],
+            ],
+            [
+                ["stocks", "stocks", "stocks"],
+                ["fine_art", "fine_art", "fine_art"],
+                ["mansion", "mansion", "gold_bar"],
+            ],
+            [
+                ["piggy_bank", "piggy_bank"],
+                ["yacht", "yacht", "yacht"],
+                ["racehorse", "racehorse", "silver_bar"],
+                ["sports_car", "sports_car", "gold_bar"],
+                ["fine_art", "fine_art"],
+            ],
         ],
     },
     # Draft piles, two seats, seat 1 (an AI) first: its one move that makes a set is to claim

@@ -442,14 +442,18 @@ def play_a_card_with_the_keyboard(page: Page) -> bool:
     return False
 
 
-def tab_to_the_move_menu(page: Page) -> None:
-    """Tab from the hand to the "All moves" button, open it with Enter, play its first move."""
+def tab_to(page: Page, class_name: str) -> None:
+    """Press Tab until the focused element has this class."""
     for _ in range(MOST_TABS):
         page.keyboard.press("Tab")
-        if "menu-toggle" in focused(page):
-            break
-    else:
-        raise AssertionError("Tab never reached the move menu")
+        if page.evaluate("name => document.activeElement.classList.contains(name)", class_name):
+            return
+    raise AssertionError(f"Tab never reached .{class_name}")
+
+
+def tab_to_the_move_menu(page: Page) -> None:
+    """Tab from the hand to the "All moves" button, open it with Enter, play its first move."""
+    tab_to(page, "menu-toggle")
     page.keyboard.press("Enter")
     expect(page.locator(".move-menu button.option").first).to_be_focused()
     page.keyboard.press("Enter")
@@ -468,8 +472,16 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
         if over.is_visible():
             break
         version = table_version(page)
-        if page.locator(".duel.yours, .duel.pending").count():
-            # In a challenge against us focus is on the bar's first answer (or Concede).
+        if page.locator(".duel.yours").count():
+            # In a challenge against us focus is on the bar's first answer; with none, on the
+            # prompt, and Concede is a Tab away (never the default).
+            if page.locator(".bar-buttons > button.answer").count():
+                expect(page.locator(".bar-buttons > button.answer").first).to_be_focused()
+            else:
+                expect(page.get_by_test_id("turn-status")).to_be_focused()
+                tab_to(page, "concede")
+            page.keyboard.press("Enter")
+        elif page.locator(".duel.pending").count():
             expect(page.locator(".bar-buttons > button.option").first).to_be_focused()
             page.keyboard.press("Enter")
         elif not page.locator(".hand .hand-card").count():
