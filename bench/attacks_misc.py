@@ -89,7 +89,12 @@ async def _rooms_left_to_expire(
     http: httpx.AsyncClient, until: float, counts: Counter[str]
 ) -> None:
     while time.monotonic() < until:
-        made = await http.post("/api/rooms", json={"name": "Churn", "visibility": "public"})
+        try:
+            made = await http.post("/api/rooms", json={"name": "Churn", "visibility": "public"})
+        except httpx.HTTPError:
+            counts["http_errors"] += 1
+            await asyncio.sleep(0.5)
+            continue
         if made.status_code == 201:
             counts["rooms_made"] += 1
         else:
@@ -143,7 +148,11 @@ async def lobby_pages(base_url: str, addresses: list[str], seconds: float) -> di
         while time.monotonic() < until:
             path, limit, furthest = next(pages)
             offset = limit * rng.randint(0, furthest)
-            answer = await http.get(path, params={"offset": offset, "limit": limit})
+            try:
+                answer = await http.get(path, params={"offset": offset, "limit": limit})
+            except httpx.HTTPError:
+                counts["http_errors"] += 1
+                continue
             counts["bytes"] += len(answer.content)
             if answer.status_code == 200:
                 counts["pages"] += 1
