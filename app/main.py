@@ -12,6 +12,8 @@ from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
+from app.api.public_lists import PublicLists
+from app.api.request_rate import RequestRate
 from app.api.routes import games, leaderboard, lobby, players, queue, reviews
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
@@ -46,6 +48,13 @@ def create_app(
         ):
             app.state.runtime = runtime
             app.state.lobby = lobby_life
+            app.state.lists = PublicLists(
+                store=runtime.service.store,
+                lobby=lobby_life,
+                seconds=settings.lobby_cache_ms / 1000,
+                live_entries=lobby.MAX_LIVE_OFFSET + lobby.LIVE_PAGE,
+                room_entries=settings.max_waiting_rooms + rooms.LIST_PAGE,
+            )
             yield
 
     app = FastAPI(
@@ -61,6 +70,10 @@ def create_app(
     answer_errors_plainly(app)
     # The last added runs first: headers go on every answer, the 413 included.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # Before the body is read: a refused request costs no more than its headers.
+    app.add_middleware(
+        RequestRate, rate=settings.request_rate_per_second, burst=settings.request_burst
+    )
     app.add_middleware(SecureASGIMiddleware, secure=SECURITY_HEADERS)
     # A game's WebSocket skips the layers above, which would live as long as it does.
     app.add_middleware(GameSockets)

@@ -201,6 +201,17 @@ class Settings(BaseSettings):
     the first right after ``queued``; only then is the player in the queue to be matched, and
     a socket silent this long is closed (``queue_silent``) and leaves the queue."""
 
+    request_rate_per_second: Annotated[float, Field(gt=0)] = 20.0
+    """HTTP requests one client address may make per second, sustained, in each process
+    (a token bucket's refill); past it, ``429 too_many_requests``. ``/healthz`` and
+    ``/metrics`` are not counted."""
+    request_burst: Annotated[int, Field(ge=1)] = 100
+    """HTTP requests one client address may make at once before the rate applies (the
+    bucket's size): a page load fetches a few dozen files."""
+    lobby_cache_ms: Annotated[int, Field(ge=0, le=60_000)] = 1000
+    """The public lists (``GET /api/lobby``'s live games, ``GET /api/rooms``) are rebuilt at
+    most this often, shared by every reader, and each page is a slice of them."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

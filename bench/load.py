@@ -651,6 +651,8 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
         "CASH_STASH_AI_WORKERS": "0",
         "CASH_STASH_JOIN_LIMIT": "1000000",
         "CASH_STASH_CREATE_LIMIT": "1000000",
+        "CASH_STASH_REQUEST_RATE_PER_SECOND": "1000000",
+        "CASH_STASH_REQUEST_BURST": "1000000",
         "CASH_STASH_MAX_WAITING_ROOMS": "1000000",
         # Every room is made and played from one address (loopback): the shares of it lifted.
         "CASH_STASH_WAITING_ROOMS_PER_ADDRESS": "1000000",

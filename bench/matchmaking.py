@@ -138,6 +138,8 @@ async def run(args: argparse.Namespace, database: str, guests: list[str]) -> Non
         "CASH_STASH_QUEUE_SOCKETS_PER_ADDRESS": str(args.players),
         "CASH_STASH_CREATE_LIMIT": str(args.players),
         "CASH_STASH_GAMES_PER_ADDRESS": str(args.players),
+        "CASH_STASH_REQUEST_RATE_PER_SECOND": "1000000",
+        "CASH_STASH_REQUEST_BURST": "1000000",
         # Nobody connects to the tables made: their seats must not be handed to the AI.
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
     }

@@ -173,6 +173,8 @@ async def stored_games(database_url: str) -> dict[str, int]:
 SOAK_LIMITS = {
     "join_limit": "100000",
     "create_limit": "100000",
+    "request_rate_per_second": "1000000",
+    "request_burst": "1000000",
     "waiting_rooms_per_address": "100000",
     "games_per_address": "100000",
     "max_games_in_play": "100000",

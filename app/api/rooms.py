@@ -17,6 +17,7 @@ from app.api.deps import (
     count_attempt,
 )
 from app.api.errors import Refusal
+from app.api.public_lists import PublicLists
 from app.api.schemas import (
     BotAdded,
     BotRequest,
@@ -71,19 +72,21 @@ async def create_room(body: RoomCreate, service: ServiceDep, request: Request) -
 
 @router.get("", response_model=list[RoomListItem])
 async def list_rooms(
-    service: ServiceDep,
+    request: Request,
     limit: Annotated[int, Query(ge=1, le=LIST_PAGE)] = LIST_PAGE,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> Response:
     """Public rooms waiting for players, the most recently changed first, a page at a time;
-    ``X-Total-Count`` says how many there are in all."""
-    listings, total = await service.store.listed_rooms(offset=offset, limit=limit)
+    ``X-Total-Count`` says how many there are in all. Pages are cut from one list shared by
+    every reader (``app/api/public_lists.py``)."""
+    lists: PublicLists = request.app.state.lists
+    rooms = await lists.rooms.get()
     # Each listing is a RoomListItem's JSON as the room's last commit stored it: the page is
     # joined, not decoded and encoded again.
     return Response(
-        f"[{','.join(listings)}]",
+        f"[{','.join(rooms.listings[offset : offset + limit])}]",
         media_type="application/json",
-        headers={"X-Total-Count": str(total)},
+        headers={"X-Total-Count": str(rooms.total)},
     )
 
 

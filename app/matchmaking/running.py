@@ -34,7 +34,7 @@ def match_store_for(settings: Settings) -> MatchStore:
         return RedisMatchStore(
             settings.redis_url, prefix=settings.redis_prefix, cluster=settings.redis_cluster
         )
-    return MemoryMatchStore()
+    return MemoryMatchStore(games_kept_seconds=LIVE_SECONDS)
 
 
 async def rating_in_database(player_id: str) -> float:

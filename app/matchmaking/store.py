@@ -9,8 +9,10 @@ the index of games in play, from which the live list is paged."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +20,12 @@ from app.matchmaking.model import Placement, TicketId, Waiting
 
 PLACEMENT_SECONDS = 120
 """How long a placement waits for its player's process to read it."""
+SWEEP_SECONDS = 30.0
+"""How often the memory store frees what no one will read again: placements never read,
+holds and games whose time ran out, tickets no longer waiting."""
+GAMES_KEPT_SECONDS = 300.0
+"""A game not noted for this long leaves the memory index even if no one reads the lobby (the
+lobby's own cut, ``app/matchmaking/live.py``'s ``LIVE_SECONDS``, is the same)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +108,21 @@ class MatchStore(Protocol):
 
 
 class MemoryMatchStore:
-    """``MatchStore`` in dicts, for one server process."""
+    """``MatchStore`` in dicts, for one server process. Each entry leaves when its time runs out
+    (``sweep``, on a clock while started), not only when someone reads it: 10,000 matched
+    players left 10,000 entries behind, and games stayed indexed until the lobby was read."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.time,
+        sweep_seconds: float = SWEEP_SECONDS,
+        games_kept_seconds: float = GAMES_KEPT_SECONDS,
+    ) -> None:
+        self._clock = clock
+        self._sweep_seconds = sweep_seconds
+        self._games_kept_seconds = games_kept_seconds
+        self._sweeper: asyncio.Task[None] | None = None
         self._waiting: dict[str, dict[TicketId, Waiting]] = {}
         self._seen: dict[TicketId, float] = {}
         self._taken: dict[str, dict[TicketId, tuple[float, Waiting]]] = {}
@@ -112,10 +132,46 @@ class MemoryMatchStore:
         self._games: dict[str, tuple[float, GameEntry]] = {}
 
     async def start(self) -> None:
-        return None
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
 
     async def close(self) -> None:
-        return None
+        sweeper, self._sweeper = self._sweeper, None
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+
+    async def _sweep_on_a_clock(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_seconds)
+            self.sweep()
+
+    @property
+    def entries(self) -> int:
+        """Everything held, over every structure: what the sweep keeps bounded."""
+        return (
+            sum(len(queue) for queue in self._waiting.values())
+            + sum(len(queue) for queue in self._taken.values())
+            + len(self._seen)
+            + len(self._placed)
+            + len(self._players)
+            + len(self._online)
+            + len(self._games)
+        )
+
+    def sweep(self) -> None:
+        """Drop placements never read, player holds and process reports whose time ran out,
+        games not noted for ``games_kept_seconds``, and ``_seen`` times of tickets that no
+        longer wait."""
+        now = self._clock()
+        self._placed = {t: placed for t, placed in self._placed.items() if placed[0] > now}
+        self._players = {p: held for p, held in self._players.items() if held[1] > now}
+        since = now - self._games_kept_seconds
+        self._online = {p: report for p, report in self._online.items() if report[1] >= since}
+        self._games = {code: known for code, known in self._games.items() if known[0] >= since}
+        waiting = {ticket for queue in self._waiting.values() for ticket in queue}
+        self._seen = {t: seen for t, seen in self._seen.items() if t in waiting}
 
     async def join(self, queue: str, waiting: Waiting, *, now: float, hold_seconds: float) -> bool:
         held = self._players.get(waiting.player_id)
@@ -161,6 +217,7 @@ class MemoryMatchStore:
         taken = self._taken.setdefault(queue, {})
         for ticket in tickets:
             taken[ticket] = (lease_until, waiting.pop(ticket))
+            self._seen.pop(ticket, None)  # a lease that runs out sets it again
         return True
 
     async def release(self, queue: str, tickets: Sequence[TicketId], *, now: float) -> None:
@@ -173,7 +230,7 @@ class MemoryMatchStore:
 
     async def place(self, queue: str, placements: dict[TicketId, Placement]) -> None:
         taken = self._taken.get(queue, {})
-        until = time.time() + PLACEMENT_SECONDS
+        until = self._clock() + PLACEMENT_SECONDS
         for ticket, placement in placements.items():
             taken.pop(ticket, None)
             self._placed[ticket] = (until, placement)

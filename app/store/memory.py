@@ -6,13 +6,13 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from app.store.base import Commit, StoredRoom, StoreEvent
 
 _MAX_HIT_KEYS = 10_000
-"""Rate-limit counters kept before old windows are swept out."""
+"""Rate-limit counters kept before ended windows are swept out, between two sweeps."""
 SWEEP_SECONDS = 30.0
 """How often expired rooms, with their chat and index entries, are freed: a room nobody asks
 about again would otherwise stay in memory for good."""
@@ -29,10 +29,16 @@ class _Entry:
 
 
 class MemoryRoomStore:
-    """The RoomStore contract with dicts; one event queue stands in for the subscription."""
+    """The RoomStore contract with dicts; one event queue stands in for the subscription.
 
-    def __init__(self, *, sweep_seconds: float = SWEEP_SECONDS) -> None:
+    Every entry has a time after which ``sweep`` frees it (rooms, their chat and index
+    entries, claims, counters, held places), whether or not anyone reads it again."""
+
+    def __init__(
+        self, *, sweep_seconds: float = SWEEP_SECONDS, clock: Callable[[], float] = time.time
+    ) -> None:
         self._sweep_seconds = sweep_seconds
+        self._clock = clock
         self._sweeper: asyncio.Task[None] | None = None
         self._rooms: dict[str, _Entry] = {}
         self._wake: dict[str, float] = {}
@@ -43,6 +49,7 @@ class MemoryRoomStore:
         self._chats: dict[str, deque[str]] = {}
         self._claims: dict[str, float] = {}
         self._hits: dict[str, tuple[float, int]] = {}
+        """Key → (when its window ends, attempts in it)."""
         self._held: dict[str, dict[str, float]] = {}
         """Key → member → until when it is held."""
         self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
@@ -63,34 +70,56 @@ class MemoryRoomStore:
         """Rooms held in memory, expired ones not yet swept included."""
         return len(self._rooms)
 
+    @property
+    def entries(self) -> int:
+        """Everything held, over every structure: what the sweep keeps bounded."""
+        return (
+            len(self._rooms)
+            + len(self._wake)
+            + len(self._listed)
+            + len(self._waiting)
+            + len(self._chats)
+            + len(self._claims)
+            + len(self._hits)
+            + sum(len(members) for members in self._held.values())
+        )
+
     async def _sweep_on_a_clock(self) -> None:
         while True:
             await asyncio.sleep(self._sweep_seconds)
             self.sweep()
 
     def sweep(self) -> None:
-        """Free every expired room, its chat and its index entries, and old claims."""
-        now = time.time()
+        """Free every expired room with its chat and index entries (also those of a room read
+        after it expired), ended claims and counter windows, and places no longer held."""
+        now = self._clock()
         expired = [
             code
             for code, entry in self._rooms.items()
             if entry.expires_at is not None and entry.expires_at <= now
         ]
         for code in expired:
-            del self._rooms[code]
-            self._chats.pop(code, None)
-            self._wake.pop(code, None)
-            self._listed.pop(code, None)
-            self._waiting.pop(code, None)
+            self._drop(code)
+        self._listed = {code: entry for code, entry in self._listed.items() if entry[0] > now}
+        self._waiting = {code: until for code, until in self._waiting.items() if until > now}
+        self._wake = {code: when for code, when in self._wake.items() if code in self._rooms}
+        self._chats = {code: lines for code, lines in self._chats.items() if code in self._rooms}
         self._claims = {key: until for key, until in self._claims.items() if until > now}
+        self._hits = {key: hits for key, hits in self._hits.items() if hits[0] > now}
         for key in list(self._held):
             self._held_now(key, now)
 
+    def _drop(self, code: str) -> None:
+        del self._rooms[code]
+        self._chats.pop(code, None)
+        self._wake.pop(code, None)
+        self._listed.pop(code, None)
+        self._waiting.pop(code, None)
+
     def _entry(self, code: str) -> _Entry | None:
         entry = self._rooms.get(code)
-        if entry is not None and entry.expires_at is not None and entry.expires_at <= time.time():
-            del self._rooms[code]
-            self._chats.pop(code, None)
+        if entry is not None and entry.expires_at is not None and entry.expires_at <= self._clock():
+            self._drop(code)
             return None
         return entry
 
@@ -108,7 +137,7 @@ class MemoryRoomStore:
         current = 0 if entry is None else entry.version
         if current != commit.version - 1:
             return False
-        expires_at = None if commit.ttl_seconds is None else time.time() + commit.ttl_seconds
+        expires_at = None if commit.ttl_seconds is None else self._clock() + commit.ttl_seconds
         if commit.step and entry is not None:
             entry.version, entry.expires_at = commit.version, expires_at
             entry.steps.append(commit.data)
@@ -179,19 +208,19 @@ class MemoryRoomStore:
             self._waiting.pop(code, None)
 
     async def listed_rooms(self, *, offset: int, limit: int) -> tuple[list[str], int]:
-        now = time.time()
+        now = self._clock()
         self._listed = {code: entry for code, entry in self._listed.items() if entry[0] > now}
         newest_first = sorted(self._listed.items(), key=lambda item: (-item[1][0], item[0]))
         page = newest_first[offset : offset + limit]
         return [listing for _, (_, listing) in page], len(newest_first)
 
     async def waiting_rooms(self) -> int:
-        now = time.time()
+        now = self._clock()
         self._waiting = {code: until for code, until in self._waiting.items() if until > now}
         return len(self._waiting)
 
     async def claim(self, key: str, seconds: float) -> bool:
-        now = time.time()
+        now = self._clock()
         if self._claims.get(key, 0.0) > now:
             return False
         self._claims = {k: until for k, until in self._claims.items() if until > now}
@@ -199,17 +228,17 @@ class MemoryRoomStore:
         return True
 
     async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
-        now = time.time()
+        now = self._clock()
         if len(self._hits) > _MAX_HIT_KEYS:
-            self._hits = {k: v for k, v in self._hits.items() if now - v[0] < window_seconds}
-        started, count = self._hits.get(key, (now, 0))
-        if now - started >= window_seconds:
-            started, count = now, 0
-        self._hits[key] = (started, count + 1)
+            self._hits = {k: hits for k, hits in self._hits.items() if hits[0] > now}
+        ends, count = self._hits.get(key, (now + window_seconds, 0))
+        if ends <= now:
+            ends, count = now + window_seconds, 0
+        self._hits[key] = (ends, count + 1)
         return count < limit
 
     async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
-        self._held.setdefault(key, {})[member] = time.time() + seconds
+        self._held.setdefault(key, {})[member] = self._clock() + seconds
 
     async def free_place(self, key: str, member: str) -> None:
         members = self._held.get(key)
@@ -219,7 +248,7 @@ class MemoryRoomStore:
                 del self._held[key]
 
     async def places(self, key: str) -> list[str]:
-        return list(self._held_now(key, time.time()))
+        return list(self._held_now(key, self._clock()))
 
     async def count_places(self, key: str) -> int:
         return len(self._held_now(key, time.time()))

@@ -21,11 +21,12 @@ subscribes only to the rooms it serves (``app/store/channels.py``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -33,7 +34,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from app.resp.nodes import Nodes, Script
 from app.store import snapshots
-from app.store.base import Commit, StoredRoom, StoreEvent
+from app.store.base import STORE_ERRORS, Commit, StoredRoom, StoreEvent
 from app.store.channels import RoomChannels
 
 logger = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ logger = logging.getLogger(__name__)
 BUCKETS = 16
 """Wake and listing buckets. Every process reads all of them on each look for due rooms, so
 few; enough that a cluster of a dozen shards shares the work. Changing it strands entries."""
+SWEEP_SECONDS = 30.0
+"""How often each process drops expired rooms' entries from every bucket's public list and
+waiting set (``sweep``)."""
 
 # A room's version, its snapshot or its next move, time to live and announcement. A room is
 # one hash: ``v`` its version, ``s`` its snapshot's version, ``data`` the snapshot, and ``m<n>``
@@ -264,6 +268,21 @@ return redis.call('ZCARD', KEYS[1])
 """
 )
 
+# KEYS: a bucket's listed zset, listings hash and waiting zset. ARGV: now. Drops the entries of
+# rooms that expired (their score is when): readers drop them too, but a bucket nobody reads
+# kept them (1,301 stale waiting entries until the next room was made).
+_SWEEP_BUCKET = Script(
+    """
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+for _, code in ipairs(gone) do
+  redis.call('HDEL', KEYS[2], code)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+return #gone
+"""
+)
+
 # KEYS: a bucket's wake, listed, listings, waiting, indexed. ARGV: code.
 _FORGET = Script(
     """
@@ -402,8 +421,13 @@ class RedisRoomStore:
         cluster: bool = False,
         wait_replicas: int = 0,
         wait_ms: int = 100,
+        sweep_seconds: float = SWEEP_SECONDS,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._prefix = prefix
+        self._clock = clock
+        self._sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
         self.cluster = cluster
         self._wait = (wait_replicas, wait_ms)
         """``WAIT`` for this many replicas (at most this long) after each commit: an
@@ -458,10 +482,46 @@ class RedisRoomStore:
 
     async def start(self) -> None:
         await self._nodes.start()
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
 
     async def close(self) -> None:
+        sweeper, self._sweeper = self._sweeper, None
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
         self._channels.close()
         self._nodes.close()
+
+    async def _sweep_on_a_clock(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_seconds)
+            try:
+                await self.sweep()
+            except STORE_ERRORS as error:
+                logger.warning("expired index entries not swept (%s)", type(error).__name__)
+
+    async def sweep(self) -> int:
+        """Drop expired rooms' entries from every bucket's public list and waiting set; how
+        many listings went."""
+        now = repr(self._clock())
+        swept = await asyncio.gather(
+            *(
+                self._nodes.eval(
+                    _SWEEP_BUCKET,
+                    [
+                        f"{self._bucket(n)}:public_rooms",
+                        f"{self._bucket(n)}:public_listings",
+                        f"{self._bucket(n)}:waiting",
+                    ],
+                    [now],
+                    retry=True,
+                )
+                for n in range(BUCKETS)
+            )
+        )
+        return sum(int(count) for count in swept)
 
     # Rooms
 
@@ -478,7 +538,7 @@ class RedisRoomStore:
 
     async def commit(self, commit: Commit) -> bool:
         expires_at = (
-            "+inf" if commit.ttl_seconds is None else repr(time.time() + commit.ttl_seconds)
+            "+inf" if commit.ttl_seconds is None else repr(self._clock() + commit.ttl_seconds)
         )
         ttl = str(commit.ttl_seconds or 0)
         wake_at = "" if commit.wake_at is None else repr(commit.wake_at)
@@ -675,7 +735,7 @@ class RedisRoomStore:
             await self._nodes.eval(_FORGET, self._index_keys(code), [code], retry=True)
 
     async def listed_rooms(self, *, offset: int, limit: int) -> tuple[list[str], int]:
-        now = repr(time.time())
+        now = repr(self._clock())
         replies = await asyncio.gather(
             *(
                 self._nodes.eval(
@@ -699,7 +759,7 @@ class RedisRoomStore:
         return [listing for _, _, listing in entries[offset : offset + limit]], total
 
     async def waiting_rooms(self) -> int:
-        now = repr(time.time())
+        now = repr(self._clock())
         counts = await asyncio.gather(
             *(
                 self._nodes.eval(_WAITING, [f"{self._bucket(n)}:waiting"], [now], retry=True)

@@ -51,6 +51,9 @@ def base_settings(**overrides: Any) -> Settings:
         "disconnect_grace_seconds": 600.0,
         "join_limit": 1000,
         "create_limit": 1000,
+        "request_rate_per_second": 10000.0,
+        "request_burst": 10000,
+        "lobby_cache_ms": 0,
         "ws_messages_per_second": 1000.0,
         "database_url": "sqlite+aiosqlite:///:memory:",
     }

@@ -54,6 +54,9 @@ def server_env(redis: str | RedisTarget, database: Path, **settings: str) -> dic
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_JOIN_LIMIT": "1000",
         "CASH_STASH_CREATE_LIMIT": "1000",
+        "CASH_STASH_REQUEST_RATE_PER_SECOND": "10000",
+        "CASH_STASH_REQUEST_BURST": "10000",
+        "CASH_STASH_LOBBY_CACHE_MS": "0",
         "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         **{f"CASH_STASH_{name.upper()}": value for name, value in settings.items()},
     }

@@ -218,3 +218,34 @@ async def test_each_game_is_written_again_when_its_time_comes_and_only_then(
     await index.flush()
     assert store.written[-1] == ("ABCDEFGH", finished.version, clock.now)
     assert await store.live_games(offset=0, limit=10, since=0.0) == ([], 0, 1)
+
+
+async def test_matched_players_leave_nothing_in_the_memory_store() -> None:
+    """Issue 44 point 10: 10,000 matched players left 10,000 entries behind. Players who read
+    their placement leave nothing; a placement nobody reads, a hold, a game nobody lists and a
+    process that stopped reporting go at the sweep once their time has run out."""
+    clock = Clock()
+    store = MemoryMatchStore(clock=clock.time)
+    players = 1000
+    for number in range(players):
+        assert await store.join(QUEUE, _waiting(f"t{number}"), now=clock.now, hold_seconds=10)
+    for number in range(0, players, 2):
+        pair = [f"t{number}", f"t{number + 1}"]
+        assert await store.take(QUEUE, pair, lease_until=clock.now + 30)
+        await store.place(
+            QUEUE, {t: Placement(code=f"R{number}", seat=i) for i, t in enumerate(pair)}
+        )
+    read = [(f"t{n}", f"player-t{n}") for n in range(players // 2)]
+    placed = await store.heartbeat(QUEUE, read, now=clock.now, hold_seconds=10)
+    assert len(placed) == players // 2
+    for number in range(players):
+        await store.note_game(
+            GameEntry(code=f"G{number}", version=1, listing=None, playing=True), now=clock.now
+        )
+    await store.report_online("process-1", 3, now=clock.now)
+    assert await store.snapshot(QUEUE, now=clock.now, stale_before=clock.now - 5) == []
+    # Left: the unread half's placements and holds, the games, the process's report.
+    assert store.entries == players // 2 * 2 + players + 1
+    clock.now += 301
+    store.sweep()
+    assert store.entries == 0

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 import redis
+import redis.asyncio
 
 from app.store import snapshots
 from app.store.base import Commit, RoomStore, StoredRoom, StoreEvent
@@ -707,3 +708,64 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_and_never_sent_again(
     finally:
         await store.close()
         server.close()
+
+
+async def test_the_memory_store_sweep_leaves_nothing_of_expired_rooms() -> None:
+    """Issue 44 point 10: once their time has run out, rooms (read after they expired or
+    not), their chat, wake, listing and waiting entries, claims, counters and held places are
+    all freed by the sweep, whether or not anyone lists the rooms again."""
+    now = [1000.0]
+    store = MemoryRoomStore(clock=lambda: now[0])
+    rooms = 500
+    for index in range(rooms):
+        code = f"ROOM{index:04d}"
+        listing = f'{{"code": "{code}"}}'
+        assert await store.commit(
+            commit(1, code=code, ttl=60, waiting=True, listing=listing, wake_at=now[0] + 30)
+        )
+        assert await store.chat(code, '{"text": "hello"}', keep=100)
+        assert await store.claim(f"wake:{code}", 5)
+        assert await store.hit(
+            f"join:10.0.{index // 256}.{index % 256}", limit=5, window_seconds=60
+        )
+        await store.hold_place(f"waiting:10.0.0.{index % 200}", code, seconds=60)
+    assert store.entries == rooms * 8
+    now[0] += 61
+    for index in range(0, rooms, 2):  # read once they expired: the read lets the room go
+        assert await store.load(f"ROOM{index:04d}") is None
+    store.sweep()
+    assert store.entries == 0
+
+
+@pytest.mark.redis
+async def test_redis_sweep_drops_expired_rooms_from_every_buckets_lists(
+    redis_prefix: str,
+) -> None:
+    """Issue 44 point 10: the buckets' waiting sets and public lists kept expired rooms'
+    entries until someone counted or listed them; the sweep drops them, no reader needed."""
+    now = [1000.0]
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix, clock=lambda: now[0])
+    rooms = 200
+    try:
+        for index in range(rooms):
+            code = f"ROOM{index:04d}"
+            listing = f'{{"code": "{code}"}}'
+            assert await store.commit(commit(1, code=code, ttl=60, waiting=True, listing=listing))
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+
+            async def entries() -> int:
+                total = 0
+                for key in await client.keys(f"{redis_prefix}{{bucket-*}}:*"):
+                    kind = (await client.type(key)).decode()
+                    if kind == "zset":
+                        total += await client.zcard(key)
+                    elif kind == "hash":
+                        total += await client.hlen(key)
+                return total
+
+            assert await entries() == rooms * 3
+            now[0] += 61
+            assert await store.sweep() == rooms
+            assert await entries() == 0
+    finally:
+        await store.close()

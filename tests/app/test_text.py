@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from app.text import TextRefused, clean_text, folded_name
+from app.rooms import lobby
+from app.rooms.errors import RoomError
+from app.rooms.model import RoomOptions, Seat
+from app.text import DEFAULT_IGNORABLE, TextRefused, clean_text, folded_name
 
 
 @pytest.mark.parametrize(
@@ -60,3 +65,63 @@ def test_look_alike_names_fold_to_the_same() -> None:
 def test_an_emoji_joined_by_zero_width_joiners_is_still_text() -> None:
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert clean_text(family, what="A name", max_length=30) == family
+
+
+def test_default_ignorable_is_unicodes_whole_property() -> None:
+    """Issue 44 point 9: the set is Default_Ignorable_Code_Point as DerivedCoreProperties.txt
+    lists it (4,174 code points in Unicode 14 and 15), every variation selector included, and
+    not the format characters that show (U+0600 ARABIC NUMBER SIGN, U+FFF9)."""
+    assert len(DEFAULT_IGNORABLE) == 4174
+    selectors = {"\u180b", "\u180c", "\u180d", "\u180f"} | {chr(c) for c in range(0xFE00, 0xFE10)}
+    selectors |= {chr(c) for c in range(0xE0100, 0xE01F0)}
+    assert selectors <= DEFAULT_IGNORABLE
+    assert {"\u200b", "\u00ad", "\ufeff", "\u3164", "\U000e0001", "\U000e0fff"} <= DEFAULT_IGNORABLE
+    assert not {"\u0600", "\u06dd", "\ufff9", "\U00013430", " ", "A"} & DEFAULT_IGNORABLE
+
+
+def test_no_default_ignorable_alone_is_a_name() -> None:
+    """Every one of them, alone and with spaces around it, is blank; appended to a name it
+    folds to the name's own look."""
+    for char in sorted(DEFAULT_IGNORABLE):
+        for text in (char, f" {char} {char}"):
+            with pytest.raises(TextRefused) as refused:
+                clean_text(text, what="A name", max_length=30)
+            assert refused.value.code in ("blank_text", "bad_text"), hex(ord(char))
+        assert folded_name("Host" + char) == "host", hex(ord(char))
+
+
+_IGNORABLE = st.sampled_from(sorted(DEFAULT_IGNORABLE))
+
+
+@given(st.lists(_IGNORABLE | st.just(" "), min_size=1, max_size=30))
+def test_a_name_of_ignorables_and_spaces_is_blank(chars: list[str]) -> None:
+    with pytest.raises(TextRefused) as refused:
+        clean_text("".join(chars), what="A name", max_length=30)
+    assert refused.value.code in ("blank_text", "bad_text")
+
+
+@given(
+    st.sampled_from(["Host", "Ann Lee", "Zoë", "北京", "مرحبا", "🎲"]),
+    st.lists(st.tuples(st.integers(min_value=0), _IGNORABLE), min_size=1, max_size=6),
+)
+def test_ignorables_anywhere_in_a_name_do_not_make_a_new_name(
+    name: str, inserted: list[tuple[int, str]]
+) -> None:
+    disguised = name
+    for position, char in inserted:
+        at = position % (len(disguised) + 1)
+        disguised = disguised[:at] + char + disguised[at:]
+    assert folded_name(disguised) == folded_name(name)
+
+
+@pytest.mark.parametrize("invisible", ["\u180b", "\U000e0100", "\ufe0f", "\U000e01ef"])
+def test_host_with_a_variation_selector_cannot_sit_beside_host(invisible: str) -> None:
+    room = lobby.new_room(
+        code="ABCDE",
+        options=RoomOptions(room_name="Table", seats=4),
+        host=Seat(name="Host", token_hash="a" * 64),
+        now=1.0,
+    )
+    with pytest.raises(RoomError) as taken:
+        lobby.take_seat(room, Seat(name="Host" + invisible, token_hash="b" * 64))
+    assert taken.value.code == "name_taken"

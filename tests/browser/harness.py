@@ -66,6 +66,9 @@ def running_app(database: Path) -> Iterator[Server]:
         # Every page of the session comes from one address, standing for many people.
         "CASH_STASH_JOIN_LIMIT": "1000",
         "CASH_STASH_CREATE_LIMIT": "1000",
+        "CASH_STASH_REQUEST_RATE_PER_SECOND": "10000",
+        "CASH_STASH_REQUEST_BURST": "10000",
+        "CASH_STASH_LOBBY_CACHE_MS": "0",
         "CASH_STASH_WAITING_ROOMS_PER_ADDRESS": "1000",
         "CASH_STASH_GAMES_PER_ADDRESS": "1000",
         "CASH_STASH_REPLAYS_PER_MINUTE": "1000",

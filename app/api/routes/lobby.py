@@ -10,11 +10,11 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.api.public_lists import PublicLists
 from app.db.models import Player
 from app.db.session import SessionDep
 from app.games.ratings import ai_rating
 from app.matchmaking.live import LiveGame
-from app.matchmaking.running import Lobby
 
 router = APIRouter(prefix="/api/lobby", tags=["lobby"])
 logger = logging.getLogger(__name__)
@@ -43,9 +43,9 @@ async def read_lobby(
     limit: Annotated[int, Query(ge=1, le=LIVE_PAGE)] = 10,
     offset: Annotated[int, Query(ge=0, le=MAX_LIVE_OFFSET)] = 0,
 ) -> LobbyPublic:
-    lobby: Lobby = request.app.state.lobby
-    listings, live_total, playing = await lobby.live_games(offset=offset, limit=limit)
-    games = [LiveGame.model_validate_json(text) for text in listings]
+    lists: PublicLists = request.app.state.lists
+    live = await lists.live.get()
+    games = [LiveGame.model_validate_json(text) for text in live.listings[offset : offset + limit]]
     ids = {p.player for game in games for p in game.players if p.player is not None}
     ratings: dict[str, float] | None = {}
     if ids:
@@ -63,5 +63,5 @@ async def read_lobby(
             elif ratings is not None:
                 player.rating = ratings.get(player.player or "", 0.0)
     return LobbyPublic(
-        online=await lobby.online(), playing=playing, live=games, live_total=live_total
+        online=live.online, playing=live.playing, live=games, live_total=live.live_total
     )
