@@ -8,7 +8,7 @@ message is compressed on its own, so the same text always compresses to the same
 are made once and reused by every connection that sends that text; and no zlib state outlives a
 message, so an idle connection holds none. The seats' states of one move share most of their
 bytes, and that part is compressed once for all of them (``joined``). A 4-player state after
-move 20 goes from 5.0 KB to 1.2 KB on the wire at the median (``tests/app/test_snapshot.py``,
+move 20 goes from 5.0 KB to 1.2 KB on the wire at the median (``tests/app/ws/test_snapshot.py``,
 seed 43; ``docs/performance.md``)."""
 
 from __future__ import annotations

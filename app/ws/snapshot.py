@@ -309,7 +309,7 @@ class Snapshot:
         """The ``state`` message for a seat (None: a spectator), with the whole log
         (``log_from`` 0), built as an object; None before the first game. Nothing sends it:
         it is what the joined texts of ``state_text`` are checked against
-        (``tests/app/test_snapshot.py``)."""
+        (``tests/app/ws/test_snapshot.py``)."""
         fields = self._fields(seat)
         if fields is None:
             return None

@@ -18,7 +18,7 @@ from app.store.memory import MemoryRoomStore
 from app.ws.hub import Hub
 from tests.app.conftest import base_settings
 from tests.app.live import ListRecorder
-from tests.app.test_held_rooms import _move
+from tests.app.rooms.test_held_rooms import _move
 
 
 class CountingStore(MemoryRoomStore):

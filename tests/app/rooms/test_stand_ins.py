@@ -10,7 +10,7 @@ from typing import Any
 from app.rooms.model import Room
 from tests.app.conftest import MakeSettings
 from tests.app.live import Client, bearer, connect_client, create_room, live_server
-from tests.app.test_clocks import expire_clock, load
+from tests.app.rooms.test_clocks import expire_clock, load
 
 STAND_IN_EVENTS = ("timeout", "away", "back")
 
