@@ -15,6 +15,8 @@ from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
 from app.api.request_rate import RequestRate
 from app.api.routes import games, leaderboard, lobby, players, queue, reviews
+from app.api.routes.game import GameSockets
+from app.api.routes.pages import serve_client
 from app.db.recorder import default_recorder
 from app.logs import redact_server_logs
 from app.matchmaking.running import running_lobby
@@ -22,8 +24,6 @@ from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
-from app.web import serve_client
-from app.ws.routes import GameSockets
 
 
 def create_app(

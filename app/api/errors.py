@@ -17,9 +17,9 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Route
 
+from app.api.routes.pages import not_found_page
 from app.rooms.errors import RoomError
 from app.text import TextRefused
-from app.web import not_found_page
 
 EXCERPT_CHARACTERS = 40
 """The most of any one piece of the input (a field name) an error repeats."""

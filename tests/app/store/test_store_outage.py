@@ -13,11 +13,11 @@ import pytest
 from uvicorn.protocols.utils import ClientDisconnected
 from websockets.exceptions import ConnectionClosed
 
+from app.api.routes.game import play
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from app.ws import hub as hub_module
 from app.ws.limits import ConnectionCaps
-from app.ws.routes import play
 from tests.app.conftest import base_settings
 from tests.app.live import Client, Live, bearer, connect_client, create_room, live_server
 

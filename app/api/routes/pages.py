@@ -8,7 +8,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+STATIC_DIR = Path(__file__).resolve().parents[3] / "static"
 
 router = APIRouter(include_in_schema=False)
 """The pages' addresses. Their security headers (the CSP among them) come from
