@@ -39,7 +39,8 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 import httpx  # noqa: E402
 import redis  # noqa: E402
 
-from bench.load import (  # noqa: E402
+from bench.servers import serve  # noqa: E402
+from bench.swarm import (  # noqa: E402
     Swarm,
     cpu_seconds,
     percentile,
@@ -47,7 +48,6 @@ from bench.load import (  # noqa: E402
     setup_rooms,
     start_games,
 )
-from bench.servers import serve  # noqa: E402
 
 Attack = Callable[[str, list[str], float], Awaitable[dict[str, float]]]
 

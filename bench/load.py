@@ -38,262 +38,59 @@ import bisect
 import contextlib
 import gc
 import os
-import random
-import re
 import resource
-import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
 import zlib
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
-import orjson
-import redis
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
-REDIS_URL = os.environ.get("CASH_STASH_BENCH_REDIS_URL")
-"""A Redis to use instead of the run's own."""
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-TICKS = os.sysconf("SC_CLK_TCK")
-PAGE = os.sysconf("SC_PAGE_SIZE")
+if sys.path[:1] != [str(ROOT)]:  # this folder's engine.py must not be what is found
+    sys.path.insert(0, str(ROOT))
+
+from bench.load_redis import (  # noqa: E402
+    Backing,
+    RedisStep,
+    forget,
+    redis_counters,
+    redis_for_run,
+    redis_memory,
+    redis_step,
+    room_memory,
+)
+from bench.servers import pin, progress, wait_for_line  # noqa: E402
+from bench.swarm import (  # noqa: E402
+    LATE_MOVE,
+    Room,
+    Seat,
+    Swarm,
+    cpu_seconds,
+    median,
+    percentile,
+    rss_bytes,
+    setup_rooms,
+    start_games,
+)
+
 MAX_ROOMS = 2000
 MAX_SECONDS = 120.0
 MAX_REPEATS = 9
 MAX_PROCESSES = 8
-LATE_MOVE = 20
-LATE_SAMPLE = 20
-"""One in this many late states is kept to be compressed after the run (``wire_size``)."""
-"""The move of a game after which ``state`` sizes are collected for their median."""
 RING_POINTS = 160
 """Points per process on the hash ring (as nginx's ``hash … consistent``, ketama's 160)."""
 SEARCH_GROWTH = 1.25
 """How much faster each step of ``--find-p99`` plays than the last, until one misses."""
 SEARCH_MAX_RATE = 20.0
 """Actions per second per room beyond which ``--find-p99`` stops looking."""
-CORES = sorted(os.sched_getaffinity(0))
-"""The cores this run may use, read before it pins itself to one of them (a child inherits
-its parent's affinity, so asking again after pinning would find a single core)."""
-
-
-@dataclass
-class Stats:
-    views: int = 0
-    view_bytes: int = 0
-    sent: int = 0
-    missed: int = 0
-    errors: int = 0
-    closed: int = 0
-    """Seats whose connection the server closed while the generator was using it."""
-    rematches: int = 0
-    latencies: list[float] = field(default_factory=list)
-    sent_at: list[float] = field(default_factory=list)
-    """When each action of ``latencies`` was sent (``time.perf_counter``)."""
-    late_sizes: list[int] = field(default_factory=list)
-    """Bytes of each ``state`` received in a room past move ``LATE_MOVE`` of its game."""
-    late_samples: list[str] = field(default_factory=list)
-    """Every ``LATE_SAMPLE``-th of those states, to tell their size on the wire."""
-
-
-HEAD = re.compile(r'\{"type":\s*"(\w+)"(?:,\s*"version":\s*(\d+))?')
-"""The start of every message from either server: its type and, for a ``state``, its version
-(read without decoding the rest: a view is only decoded when its seat is about to act)."""
-
-
-@dataclass
-class Seat:
-    index: int
-    token: str | None = None
-    process: int = 0
-    """The game server process this seat connects to."""
-    ws: ClientConnection | None = None
-    version: int = 0
-    """The version of the last ``state`` this seat received (0: none yet)."""
-    raw: str = ""
-    """That ``state`` as received."""
-    _decoded: dict[str, Any] | None = None
-
-    def state(self) -> dict[str, Any]:
-        """The last ``state``, decoded once, by orjson: in half the standard library's time
-        (46 against 91 µs for a view of 8.5 KB), on the core the generator shares with Redis."""
-        if self._decoded is None or self._decoded["version"] != self.version:
-            self._decoded = orjson.loads(self.raw)
-        return self._decoded
-
-
-@dataclass
-class Room:
-    code: str
-    host_token: str | None
-    seats: list[Seat]
-    pending: tuple[int, float, int] | None = None
-    """The version an action was sent on, when, and by which seat."""
-    rematching: bool = False
-    moves: int = 0
-    """Actions whose view came back, over the run."""
-    game_moves: int = 0
-    """Of those, the ones in the game now being played."""
-
-    @property
-    def processes(self) -> set[int]:
-        """The processes serving this room's seats."""
-        return {seat.process for seat in self.seats}
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def cpu_of(pids: list[int]) -> float:
-    return sum(cpu_seconds(pid) for pid in pids)
-
-
-def rss_bytes(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
-
-
-class Swarm:
-    """The clients of every room, and what they saw."""
-
-    def __init__(
-        self,
-        ws_url: Callable[[Room, Seat], str],
-        rooms: list[Room],
-        rest: Callable[[Room], httpx.AsyncClient] | None = None,
-    ) -> None:
-        self.ws_url = ws_url
-        self.rest = rest
-        """The REST API serving a room (its rematches); None for the bare server."""
-        self.rooms = rooms
-        self.stats = Stats()
-        self._readers: list[asyncio.Task[None]] = []
-        self.pad_to: int | None = None
-        """For the bare server: the size its views are padded to (the game server's last)."""
-
-    async def connect_all(self) -> None:
-        limit = asyncio.Semaphore(50)
-
-        async def one(room: Room, seat: Seat) -> None:
-            async with limit:
-                seat.ws = await connect(self.ws_url(room, seat), max_size=None, open_timeout=60)
-                hello = {"type": "hello", "token": seat.token} if seat.token else {"type": "hello"}
-                await seat.ws.send(orjson.dumps(hello).decode())
-            self._readers.append(asyncio.create_task(self._read(room, seat)))
-
-        await asyncio.gather(*(one(room, seat) for room in self.rooms for seat in room.seats))
-
-    async def _read(self, room: Room, seat: Seat) -> None:
-        assert seat.ws is not None
-        with contextlib.suppress(ConnectionClosed):
-            await self._read_all(room, seat)
-
-    async def _read_all(self, room: Room, seat: Seat) -> None:
-        assert seat.ws is not None
-        async for raw in seat.ws:
-            assert isinstance(raw, str)
-            head = HEAD.match(raw)
-            kind = head.group(1) if head else None
-            if kind == "error":
-                self.stats.errors += 1
-            if kind != "state" or head is None or head.group(2) is None:
-                continue
-            version = int(head.group(2))
-            self.stats.views += 1
-            self.stats.view_bytes += len(raw)
-            if room.game_moves >= LATE_MOVE:
-                self.stats.late_sizes.append(len(raw))
-                if len(self.stats.late_sizes) % LATE_SAMPLE == 0:
-                    self.stats.late_samples.append(raw)
-            seat.version, seat.raw = version, raw
-            pending = room.pending
-            if pending and seat.index == pending[2] and version > pending[0]:
-                self.stats.latencies.append(time.perf_counter() - pending[1])
-                self.stats.sent_at.append(pending[1])
-                room.pending = None
-                room.moves += 1
-                room.game_moves += 1
-
-    async def ready(self) -> None:
-        """Wait (bounded) until every seat has had its first state."""
-        until = time.monotonic() + 60
-        while any(not seat.version for room in self.rooms for seat in room.seats):
-            if time.monotonic() > until:
-                raise SystemExit("not every seat got a state within a minute")
-            await asyncio.sleep(0.1)
-
-    async def settle(self, within: float = 1.0) -> None:
-        """Wait (bounded) until every action sent has come back: the views of a step's last
-        actions are read as promptly as the rest, before the generator does anything else."""
-        until = time.monotonic() + within
-        while any(room.pending for room in self.rooms):
-            if time.monotonic() > until:
-                return
-            await asyncio.sleep(0.002)
-
-    async def drive(self, rate: float, seconds: float) -> None:
-        loop = asyncio.get_running_loop()
-        until = loop.time() + seconds
-        await asyncio.gather(*(self._drive(room, rate, until) for room in self.rooms))
-
-    async def _drive(self, room: Room, rate: float, until: float) -> None:
-        loop = asyncio.get_running_loop()
-        rng = random.Random(room.code)
-        tick = loop.time() + rng.random() / rate
-        while tick < until:
-            await asyncio.sleep(max(0.0, tick - loop.time()))
-            tick += 1 / rate
-            if room.pending is not None or room.rematching:
-                self.stats.missed += 1
-                continue
-            latest = max(room.seats, key=lambda seat: seat.version).state()
-            if latest["view"]["over"] and self.rest is not None:
-                room.rematching = True
-                auth = {"Authorization": f"Bearer {room.host_token}"}
-                await self.rest(room).post(f"/api/rooms/{room.code}/rematch", headers=auth)
-                self.stats.rematches += 1
-                room.game_moves = 0
-                room.rematching = False
-                continue
-            actor = room.seats[latest["view"]["to_act"][0]]
-            if actor.version < latest["version"] or actor.ws is None:
-                self.stats.missed += 1
-                continue
-            state = actor.state()
-            choices = [a for a in state["legal"] if a["type"] != "concede"] or state["legal"]
-            action = rng.choice(choices)
-            room.pending = (state["version"], time.perf_counter(), actor.index)
-            message = {"type": "act", "ref": uuid.uuid4().hex[:12], "version": state["version"]}
-            if self.pad_to is not None:
-                message["pad"] = self.pad_to
-            try:
-                await actor.ws.send(orjson.dumps({**message, "action": action}).decode())
-            except ConnectionClosed:
-                # The server closed this seat (too slow a reader, or the server itself
-                # failed): counted, and the room stops playing.
-                self.stats.closed += 1
-                actor.ws = None
-                continue
-            self.stats.sent += 1
-
-    async def close(self) -> None:
-        for task in self._readers:
-            task.cancel()
-        for room in self.rooms:
-            for seat in room.seats:
-                if seat.ws is not None:
-                    await seat.ws.close()
 
 
 @dataclass
@@ -367,77 +164,6 @@ async def process_counters(http: httpx.AsyncClient) -> dict[str, float]:
         for name, _, value in (line.rpartition(" ") for line in text.splitlines())
         if name in COUNTERS
     }
-
-
-IGNORED_COMMANDS = {"info", "ping", "cluster", "client", "hello", "command", "config", "memory"}
-"""Commands that are the benchmark's or the client's housekeeping, not the game's."""
-
-
-@dataclass
-class RedisStep:
-    """What the Redis nodes did during a step, per move (primaries only, but ``replicated``)."""
-
-    commands: dict[str, float]
-    """Calls per move by command, those made inside scripts included (as Redis counts them)."""
-    bytes_in: float
-    """Bytes per move from clients (replication excluded)."""
-    bytes_out: float
-    """Bytes per move to clients, announcements to subscribers included."""
-    replicated: float
-    """Bytes per move sent by primaries to their replicas."""
-    cpu_share: float
-    """Of a core, all the nodes together (replicas included)."""
-
-
-def redis_counters(urls: list[str]) -> list[dict[str, Any]]:
-    """``INFO`` of every node (its role, command counts, bytes and CPU)."""
-    counters = []
-    for url in urls:
-        with redis.Redis.from_url(url, decode_responses=True) as client:
-            info = client.info("all")
-        counters.append(
-            {
-                "primary": info["role"] == "master",
-                "commands": {
-                    name.removeprefix("cmdstat_"): int(value["calls"])
-                    for name, value in info.items()
-                    if name.startswith("cmdstat_")
-                    and name.removeprefix("cmdstat_").split("|")[0] not in IGNORED_COMMANDS
-                },
-                # Redis counts replication in its totals too: taken out, it is shown apart.
-                "in": int(info["total_net_input_bytes"])
-                - int(info.get("total_net_repl_input_bytes", 0)),
-                "out": int(info["total_net_output_bytes"])
-                - int(info.get("total_net_repl_output_bytes", 0)),
-                "replicated": int(info.get("total_net_repl_output_bytes", 0)),
-                "cpu": float(info["used_cpu_sys"]) + float(info["used_cpu_user"]),
-            }
-        )
-    return counters
-
-
-def redis_step(
-    before: list[dict[str, Any]], after: list[dict[str, Any]], moves: int, elapsed: float
-) -> RedisStep:
-    per_move = 1 / max(moves, 1)
-    commands: dict[str, float] = {}
-    bytes_in = bytes_out = replicated = cpu = 0.0
-    for old, new in zip(before, after, strict=True):
-        cpu += new["cpu"] - old["cpu"]
-        if not new["primary"]:
-            continue
-        for name, calls in new["commands"].items():
-            commands[name] = commands.get(name, 0.0) + (calls - old["commands"].get(name, 0))
-        bytes_in += new["in"] - old["in"]
-        bytes_out += new["out"] - old["out"]
-        replicated += new["replicated"] - old["replicated"]
-    return RedisStep(
-        commands={name: calls * per_move for name, calls in commands.items() if calls},
-        bytes_in=bytes_in * per_move,
-        bytes_out=bytes_out * per_move,
-        replicated=replicated * per_move,
-        cpu_share=cpu / elapsed,
-    )
 
 
 @dataclass
@@ -549,59 +275,6 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
     return measured
 
 
-def progress(text: str) -> None:
-    """A line on stderr saying what the run is doing now (setting up 4,000 seats takes a while)."""
-    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
-
-
-def _pin(pid: int, core: int) -> None:
-    """Pin a process (its threads to come, too) to one of ``CORES``, and check it held."""
-    if len(CORES) > 1:
-        wanted = {CORES[core % len(CORES)]}
-        os.sched_setaffinity(pid, wanted)
-        if os.sched_getaffinity(pid) != wanted:
-            raise SystemExit(f"could not pin process {pid} to core {wanted}")
-
-
-def _wait_for_line(process: subprocess.Popen[str], text: str) -> None:
-    assert process.stdout is not None
-    for line in process.stdout:
-        if text in line:
-            return
-    raise SystemExit(f"a server did not start (exit {process.wait()})")
-
-
-async def setup_rooms(base: str, rooms: int, seats: int) -> list[Room]:
-    limit = asyncio.Semaphore(16)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-
-        async def one(number: int) -> Room:
-            async with limit:
-                made = await http.post("/api/rooms", json={"name": f"P{number}", "seats": seats})
-                made.raise_for_status()
-                code, host = made.json()["code"], made.json()["token"]
-                room = Room(code, host, [Seat(0, host)])
-                for index in range(1, seats):
-                    joined = await http.post(f"/api/rooms/{code}/join", json={"name": f"S{index}"})
-                    joined.raise_for_status()
-                    room.seats.append(Seat(index, joined.json()["token"]))
-                return room
-
-        return list(await asyncio.gather(*(one(n) for n in range(rooms))))
-
-
-async def start_games(base: str, rooms: list[Room]) -> None:
-    limit = asyncio.Semaphore(16)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-
-        async def one(room: Room) -> None:
-            async with limit:
-                auth = {"Authorization": f"Bearer {room.host_token}"}
-                (await http.post(f"/api/rooms/{room.code}/start", headers=auth)).raise_for_status()
-
-        await asyncio.gather(*(one(room) for room in rooms))
-
-
 async def connect_seats(target: Target, args: argparse.Namespace) -> None:
     """Connect every seat and measure the server's memory per idle connection."""
     idle_before = sum(rss_bytes(pid) for pid in target.pids)
@@ -677,7 +350,7 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
                         [*command, str(port)], env=env, stderr=log, text=True
                     )
                 )
-                _pin(processes[-1].pid, 0)
+                pin(processes[-1].pid, 0)
             # Used between steps too: idle connections go before the server's keep-alive
             # (5 s) closes them, or a request may meet a connection being closed.
             limits = httpx.Limits(keepalive_expiry=2.0)
@@ -731,7 +404,7 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
             for process in processes:
                 process.wait(15)
             if not backing.cluster:
-                _forget(backing.url, prefix)
+                forget(backing.url, prefix)
             for log in logs:
                 log.seek(0)
                 problems = [line for line in log if " level=error " in line or "Traceback" in line]
@@ -757,8 +430,8 @@ async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
     command += ["--padding", args.bare_padding]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)  # noqa: ASYNC220
     try:
-        _pin(process.pid, 0)
-        _wait_for_line(process, "serving")
+        pin(process.pid, 0)
+        wait_for_line(process, "serving")
         rooms = [
             Room(f"R{number}", None, [Seat(index) for index in range(args.seats)])
             for number in range(args.rooms)
@@ -778,134 +451,13 @@ async def bare_server(args: argparse.Namespace) -> AsyncIterator[Target]:
         process.wait(15)
 
 
-def _forget(url: str, prefix: str) -> None:
-    with redis.Redis.from_url(url) as client:
-        keys = list(client.scan_iter(f"{prefix}*"))
-        if keys:
-            client.delete(*keys)
-
-
-@dataclass
-class Backing:
-    """The Redis the game servers use."""
-
-    url: str
-    cluster: bool
-    nodes: list[str]
-    """Every node's URL (a cluster's replicas too), to read their counters."""
-
-
-def redis_memory(backing: Backing) -> int:
-    """Bytes of memory the primaries use, together."""
-    total = 0
-    for url in backing.nodes:
-        with redis.Redis.from_url(url) as client:
-            info = client.info("all")
-        if info["role"] == "master":
-            total += int(info["used_memory"])
-    return total
-
-
-MEMORY_SAMPLE = 50
-"""Rooms whose keys are measured one by one (``MEMORY USAGE``) at the end of a run."""
-
-
-def room_memory(
-    backing: Backing, prefix: str, rooms: list[Room], memory_before: int
-) -> dict[str, float]:
-    """A mid-game room's memory in Redis: ``MEMORY USAGE`` of its own keys (its hash and chat
-    list) for the ``MEMORY_SAMPLE`` rooms furthest into their game; and the primaries' memory
-    per room (what the run added, the buckets' indexes included, over its rooms)."""
-    late = sorted(rooms, key=lambda room: -room.game_moves)[:MEMORY_SAMPLE]
-    client: Any = (
-        redis.RedisCluster.from_url(backing.url)
-        if backing.cluster
-        else redis.Redis.from_url(backing.url)
-    )
-    with client:
-        own = [
-            sum(
-                client.memory_usage(key, samples=0) or 0
-                for key in (f"{prefix}{{{room.code}}}:room", f"{prefix}{{{room.code}}}:chat")
-            )
-            for room in late
-        ]
-    return {
-        "rooms": len(late),
-        "moves": median(room.game_moves for room in late) if late else 0.0,
-        "own": median(own) if own else 0.0,
-        "per_room": (redis_memory(backing) - memory_before) / len(rooms),
-    }
-
-
-@contextlib.contextmanager
-def redis_for_run(args: argparse.Namespace) -> Iterator[Backing]:
-    """The Redis the game server uses: a local Redis Cluster (``--cluster``), or
-    ``CASH_STASH_BENCH_REDIS_URL``, or a ``redis-server`` started for this run; those the run
-    starts are pinned to the generator's core and stopped after it."""
-    if args.cluster:
-        with cluster_for_run() as backing:
-            yield backing
-        return
-    if REDIS_URL:
-        progress(f"Redis: {REDIS_URL} (not pinned; its counters include any other client's)")
-        yield Backing(REDIS_URL, cluster=False, nodes=[REDIS_URL])
-        return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("redis-server not found: install Redis or set CASH_STASH_BENCH_REDIS_URL")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-    command += ["--appendonly", "no"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    try:
-        _pin(process.pid, 1)
-        url = f"redis://127.0.0.1:{port}/0"
-        for _ in range(100):
-            try:
-                with redis.Redis.from_url(url) as client:
-                    client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        else:
-            raise SystemExit(f"the run's redis-server did not start (exit {process.poll()})")
-        yield Backing(url, cluster=False, nodes=[url])
-    finally:
-        process.terminate()
-        process.wait(15)
-
-
 def wire_size(text: str) -> int:
     """A state's size with per-message deflate, compressed whole and on its own (no context
     takeover). The game server compresses a state's own head and the tail every seat's state
     shares apart (``app/transport/deflate.py``: ``joined``), which sends about 7% more."""
-    if sys.path[:1] != [str(ROOT)]:  # this folder's engine.py must not be what is found
-        sys.path.insert(0, str(ROOT))
     from app.transport.deflate import deflated
 
     return len(deflated(text.encode()))
-
-
-@contextlib.contextmanager
-def cluster_for_run() -> Iterator[Backing]:
-    """The tests' local Redis Cluster (three primaries, a replica each), every node pinned to
-    the generator's core; torn down, keys and all, after the run."""
-    if sys.path[:1] != [str(ROOT)]:
-        sys.path.insert(0, str(ROOT))  # run as ``python bench/load.py``: the repository's root
-    from tests.redis_cluster import RedisCluster, cluster_tools_problem
-
-    problem = cluster_tools_problem()
-    if problem is not None:
-        raise SystemExit(problem)
-    progress("Redis Cluster: starting six nodes")
-    with RedisCluster() as cluster:
-        for node in cluster.nodes:
-            assert node.process is not None
-            _pin(node.process.pid, 1)
-        yield Backing(cluster.url, cluster=True, nodes=[node.url for node in cluster.nodes])
 
 
 async def run(args: argparse.Namespace, backing: Backing) -> tuple[Target, Target, list[Step]]:
@@ -1003,13 +555,6 @@ def report_search(searched: list[Step], p99_ms: float) -> None:
         print(f"  fastest within: {max(good):.0f} actions/s offered")
     else:
         print("  no rate tried was within it")
-
-
-def percentile(latencies: list[float], share: float) -> float:
-    """Milliseconds; ``latencies`` sorted."""
-    if not latencies:
-        return float("nan")
-    return 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * share))]
 
 
 def report(target: Target) -> None:
@@ -1116,10 +661,6 @@ def by_rate(target: Target) -> dict[float, list[Step]]:
     return steps
 
 
-def median(values: Iterable[float]) -> float:
-    return statistics.median(list(values))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=250)
@@ -1184,7 +725,7 @@ def main() -> None:
         raise SystemExit("--wait-replicas needs --cluster (the run's single Redis has no replica)")
     if args.find_p99 is not None and not (args.find_p99 > 0 and 0 <= args.search_steps <= 6):
         raise SystemExit("--find-p99 takes a positive number of ms, --search-steps 0-6")
-    _pin(0, 1)
+    pin(0, 1)
     with redis_for_run(args) as backing:
         game, bare, searched = asyncio.run(run(args, backing))
     layout = "seats spread over them" if args.spread else "each room on one, by its code"

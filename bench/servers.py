@@ -5,12 +5,40 @@ first)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
+
+CORES = sorted(os.sched_getaffinity(0))
+"""The cores this run may use, read before it pins itself to one of them (a child inherits
+its parent's affinity, so asking again after pinning would find a single core)."""
+
+
+def pin(pid: int, core: int) -> None:
+    """Pin a process (its threads to come, too) to one of ``CORES``, and check it held."""
+    if len(CORES) > 1:
+        wanted = {CORES[core % len(CORES)]}
+        os.sched_setaffinity(pid, wanted)
+        if os.sched_getaffinity(pid) != wanted:
+            raise SystemExit(f"could not pin process {pid} to core {wanted}")
+
+
+def wait_for_line(process: subprocess.Popen[str], text: str) -> None:
+    assert process.stdout is not None
+    for line in process.stdout:
+        if text in line:
+            return
+    raise SystemExit(f"a server did not start (exit {process.wait()})")
+
+
+def progress(text: str) -> None:
+    """A line on stderr saying what the run is doing now (setting up 4,000 seats takes a while)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
 
 STARTED = "Application startup complete"
 """What uvicorn logs once the application has started and the port is open."""
