@@ -193,6 +193,17 @@ class Client:
             if message["type"] == kind and where(message):
                 return message
 
+    async def answer(self, ref: str, *, after: int) -> dict[str, Any]:
+        """The server's answer to an ``act`` sent again with ``ref``: ``applied`` when it was
+        applied before, else the ``state`` it made (newer than version ``after``)."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            message = await self.recv(max(0.01, deadline - time.monotonic()))
+            if message["type"] == "applied" and message["ref"] == ref:
+                return message
+            if message["type"] == "state" and message["version"] > after:
+                return message
+
     async def room_until(self, where: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """The room summary once ``where`` holds for it (already, or in a later message)."""
         if self.room is not None and where(self.room):
