@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from app.matchmaking.model import Placement, TicketId, Waiting
+from app.store.base import wall_clock
 
 PLACEMENT_SECONDS = 120
 """How long a placement waits for its player's process to read it."""
@@ -115,11 +115,11 @@ class MemoryMatchStore:
     def __init__(
         self,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         sweep_seconds: float = SWEEP_SECONDS,
         games_kept_seconds: float = GAMES_KEPT_SECONDS,
     ) -> None:
-        self._clock = clock
+        self._clock = clock or wall_clock
         self._sweep_seconds = sweep_seconds
         self._games_kept_seconds = games_kept_seconds
         self._sweeper: asyncio.Task[None] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -14,6 +15,12 @@ STORE_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
 """What a store's call raises when the store is down, slow or gone: redis-py's errors, and
 ``OSError`` (refused connections and timeouts, ``TimeoutError`` included). Not a refusal of
 the request itself: the same request may succeed when sent again."""
+
+
+def wall_clock() -> float:
+    """``time.time()``, looked up at each call, so that a test which moves ``time.time`` moves
+    every store's clock with it (a default of ``time.time`` itself would keep the real one)."""
+    return time.time()
 
 
 @dataclass(frozen=True, slots=True)

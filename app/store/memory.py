@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
-from app.store.base import Commit, StoredRoom, StoreEvent
+from app.store.base import Commit, StoredRoom, StoreEvent, wall_clock
 
 _MAX_HIT_KEYS = 10_000
 """Rate-limit counters kept before ended windows are swept out, between two sweeps."""
@@ -35,10 +34,10 @@ class MemoryRoomStore:
     entries, claims, counters, held places), whether or not anyone reads it again."""
 
     def __init__(
-        self, *, sweep_seconds: float = SWEEP_SECONDS, clock: Callable[[], float] = time.time
+        self, *, sweep_seconds: float = SWEEP_SECONDS, clock: Callable[[], float] | None = None
     ) -> None:
         self._sweep_seconds = sweep_seconds
-        self._clock = clock
+        self._clock = clock or wall_clock
         self._sweeper: asyncio.Task[None] | None = None
         self._rooms: dict[str, _Entry] = {}
         self._wake: dict[str, float] = {}
@@ -251,7 +250,7 @@ class MemoryRoomStore:
         return list(self._held_now(key, self._clock()))
 
     async def count_places(self, key: str) -> int:
-        return len(self._held_now(key, time.time()))
+        return len(self._held_now(key, self._clock()))
 
     def _held_now(self, key: str, now: float) -> dict[str, float]:
         members = {m: until for m, until in self._held.get(key, {}).items() if until > now}

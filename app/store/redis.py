@@ -34,7 +34,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from app.resp.nodes import Nodes, Script
 from app.store import snapshots
-from app.store.base import STORE_ERRORS, Commit, StoredRoom, StoreEvent
+from app.store.base import STORE_ERRORS, Commit, StoredRoom, StoreEvent, wall_clock
 from app.store.channels import RoomChannels
 
 logger = logging.getLogger(__name__)
@@ -422,10 +422,10 @@ class RedisRoomStore:
         wait_replicas: int = 0,
         wait_ms: int = 100,
         sweep_seconds: float = SWEEP_SECONDS,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self._prefix = prefix
-        self._clock = clock
+        self._clock = clock or wall_clock
         self._sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster = cluster
@@ -811,7 +811,7 @@ class RedisRoomStore:
 
     async def hold_place(self, key: str, member: str, *, seconds: float) -> None:
         name = f"{self._prefix}held:{key}"
-        until = time.time() + seconds
+        until = self._clock() + seconds
         await self._nodes.eval(
             _HOLD, [name], [repr(until), member, max(1, int(seconds) + 1)], retry=True
         )
@@ -822,9 +822,9 @@ class RedisRoomStore:
 
     async def places(self, key: str) -> list[str]:
         name = f"{self._prefix}held:{key}"
-        members = await self._nodes.eval(_HELD, [name], [repr(time.time())], retry=True)
+        members = await self._nodes.eval(_HELD, [name], [repr(self._clock())], retry=True)
         return [str(member) for member in members]
 
     async def count_places(self, key: str) -> int:
         name = f"{self._prefix}held:{key}"
-        return int(await self._nodes.eval(_HELD_COUNT, [name], [repr(time.time())], retry=True))
+        return int(await self._nodes.eval(_HELD_COUNT, [name], [repr(self._clock())], retry=True))
