@@ -49,6 +49,7 @@ def base_settings(**overrides: Any) -> Settings:
         "ai_workers": 0,
         "timeout_level": "easy",
         "disconnect_grace_seconds": 600.0,
+        "seat_open_seconds": 600.0,
         "join_limit": 1000,
         "create_limit": 1000,
         "request_rate_per_second": 10000.0,

@@ -76,6 +76,7 @@ def running_app(database: Path) -> Iterator[Server]:
         "CASH_STASH_QUEUE_SOCKETS_PER_ADDRESS": "100",
         "CASH_STASH_WS_WHOLE_STATES_BURST": "1000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "600",
+        "CASH_STASH_SEAT_OPEN_SECONDS": "600",
         # Reviews in a thread at a small search budget: a short game's review takes seconds.
         "CASH_STASH_REVIEW_WORKERS": "0",
         "CASH_STASH_REVIEW_ROUNDS": "4",
