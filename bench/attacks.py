@@ -4,14 +4,13 @@ Starts one ``cash-stash serve`` (rooms in memory, or ``--redis URL``) on default
 an honest room of four people (``bench/load.py``'s scripted clients, from 127.0.0.1) and has
 them act ``--rate`` times a second, timing each act until the actor's new state. First idle,
 then each attack of ``bench/attacks_ws.py``, ``attacks_http.py``, ``attacks_games.py`` and
-``attacks_misc.py`` (whichever exist) for ``--seconds``, each in a process of its own: from
-one source address (127.0.0.2), or a hundred (127.0.0.2 .. 127.0.0.101) for the attacks named
-``…@100``. Per attack it prints the server's CPU (share of one core, from
-``/proc/<pid>/stat``), its memory (RSS at the end and its growth during the attack), the
-honest act→state p50/p99, what the attack counted, and after a ``@100`` attack whether an
-honest person could still start a game. The table at the end sets each against idle, with the
-goals: from one address, honest p99 within 2x idle and the server below half a core; from a
-hundred, honest players still start::
+``attacks_misc.py`` (whichever exist) for ``--seconds``, each in a process of its own: from one
+source address of its own, or a hundred for the attacks named ``…@100`` (``addresses_for``). Per
+attack it prints the server's CPU (share of one core, from ``/proc/<pid>/stat``), its memory
+(RSS at the end and its growth during the attack), the honest act→state p50/p99, what the attack
+counted, and after a ``@100`` attack whether an honest person could still start a game. The
+table at the end sets each against idle, with the goals: from one address, honest p99 within 2x
+idle and the server below half a core; from a hundred, honest players still start::
 
     python bench/attacks.py --seconds 20
     python bench/attacks.py --only lobby_pages,invisible_names --seconds 10
@@ -26,8 +25,10 @@ import contextlib
 import importlib
 import json
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -98,8 +99,14 @@ def load_attacks(only: set[str], *, quiet: bool = False) -> dict[str, Attack]:
 
 
 def addresses_for(name: str) -> list[str]:
-    count = 100 if name.endswith("@100") else 1
-    return [f"127.0.0.{2 + n}" for n in range(count)]
+    """The source addresses of attack ``name``: its own, so that what one attack leaves in an
+    address's limits (games in play, joins a minute, replay bytes) is not the next one's.
+    Attack number i (in ``load_attacks``'s order) sends from 127.0.(i+1).2, or, for a ``@100``
+    attack, from 127.(i+10).0.2 to 127.(i+10).0.101; the honest room is 127.0.0.1."""
+    index = list(load_attacks(set(), quiet=True)).index(name)
+    if name.endswith("@100"):
+        return [f"127.{index + 10}.0.{2 + n}" for n in range(100)]
+    return [f"127.0.{index + 1}.2"]
 
 
 def free_port() -> int:
@@ -223,10 +230,13 @@ def table(phases: list[Phase]) -> None:
 async def run(args: argparse.Namespace, attacks: dict[str, Attack]) -> list[Phase]:
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    # Default settings but for where finished games go (this run's memory).
+    # Default settings but for where finished games go: a scratch SQLite file of this run's,
+    # which the server migrates as it starts (a database in memory is not migrated, and no
+    # finished game, which the replay and practice attacks need, would be recorded).
+    scratch = tempfile.mkdtemp(prefix="cash-stash-attacks-")
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("CASH_STASH_")},
-        "CASH_STASH_DATABASE_URL": "sqlite+aiosqlite:///:memory:",
+        "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{scratch}/games.db",
     }
     if args.redis:
         env["CASH_STASH_REDIS_URL"] = args.redis
@@ -254,6 +264,7 @@ async def run(args: argparse.Namespace, attacks: dict[str, Attack]) -> list[Phas
         server.terminate()
         with contextlib.suppress(Exception):
             server.wait(10)
+        shutil.rmtree(scratch, ignore_errors=True)
         if args.redis:
             with redis.Redis.from_url(args.redis) as client:
                 keys = list(client.scan_iter(f"cash_stash_attacks:{port}:*"))

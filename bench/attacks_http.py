@@ -165,11 +165,16 @@ async def _until_taken(http: httpx.AsyncClient, path: str, auth: dict[str, str])
 
 async def _recorded(http: httpx.AsyncClient, code: str) -> str:
     """The room's last game's id, once the server has recorded it (polled: no message says)."""
-    for _ in range(600):
-        game = (await http.get(f"/api/rooms/{code}")).json()["game"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        answer = await http.get(f"/api/rooms/{code}")
+        if answer.status_code == 429:  # the address's request rate: wait as the server says
+            await asyncio.sleep(float(answer.headers.get("Retry-After", "1")))
+            continue
+        game = answer.json()["game"]
         if game["recorded"]:
             return str(game["id"])
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
     raise SystemExit(f"room {code}'s game was not recorded within a minute")
 
 
