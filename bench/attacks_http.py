@@ -30,9 +30,9 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import socket
+import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -40,9 +40,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+# Run as a script, this folder's engine.py would shadow the packages the server imports.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import httpx  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+from bench.swarm import cpu_seconds, rss_bytes  # noqa: E402
 
 Attack = Callable[[str, list[str], float], Awaitable[dict[str, float]]]
 
@@ -392,21 +397,13 @@ ATTACKS: dict[str, Attack] = {
 }
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def _rss_mb_of(pid: int) -> float:
+    return rss_bytes(pid) / 2**20
 
 
 async def _sample(pid: int, most: list[float]) -> None:
     while True:
-        most[0] = max(most[0], _rss_mb(pid))
+        most[0] = max(most[0], _rss_mb_of(pid))
         await asyncio.sleep(0.25)
 
 
@@ -418,7 +415,7 @@ async def _main(args: argparse.Namespace) -> None:
         )
         # Set up first, so that the CPU below is the attack's own.
         await _finished(args.url, addresses[0], "cycled" if name == "replay_cycle" else "large")
-        before = None if args.pid is None else _cpu_seconds(args.pid)
+        before = None if args.pid is None else cpu_seconds(args.pid)
         most_rss = [0.0]
         sampling = None if args.pid is None else asyncio.create_task(_sample(args.pid, most_rss))
         started = time.monotonic()
@@ -429,10 +426,10 @@ async def _main(args: argparse.Namespace) -> None:
         line = "  ".join(f"{key} {value:,.1f}" for key, value in counters.items())
         print(f"{name}: {line}", flush=True)
         if before is not None:
-            cpu = _cpu_seconds(args.pid) - before
+            cpu = cpu_seconds(args.pid) - before
             print(
                 f"{name}: server CPU {100 * cpu / elapsed:.1f}% of a core over {elapsed:.1f} s,"
-                f" RSS at most {most_rss[0]:.0f} MB, {_rss_mb(args.pid):.0f} MB after",
+                f" RSS at most {most_rss[0]:.0f} MB, {_rss_mb_of(args.pid):.0f} MB after",
                 flush=True,
             )
 

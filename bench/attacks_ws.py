@@ -24,17 +24,22 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+# Run as a script, this folder's engine.py would shadow the packages the server imports.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+import httpx  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+
+from bench.swarm import cpu_seconds  # noqa: E402
 
 Attack = Callable[[str, list[str], float], Awaitable[dict[str, float]]]
 
@@ -295,15 +300,10 @@ ATTACKS: dict[str, Attack] = {
 }
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def _main(args: argparse.Namespace) -> None:
     names = args.attack or list(ATTACKS)
     for name in names:
-        before = None if args.pid is None else _cpu_seconds(args.pid)
+        before = None if args.pid is None else cpu_seconds(args.pid)
         started = time.monotonic()
         counters = await ATTACKS[name](args.url, [args.address], args.seconds)
         elapsed = time.monotonic() - started
@@ -311,7 +311,7 @@ async def _main(args: argparse.Namespace) -> None:
         print(f"{name}: {line}")
         if before is not None:
             # The setup's moves are in this too: a small share beside the attack's seconds.
-            cpu = _cpu_seconds(args.pid) - before
+            cpu = cpu_seconds(args.pid) - before
             print(f"{name}: server CPU {100 * cpu / elapsed:.1f}% of a core over {elapsed:.1f} s")
 
 
