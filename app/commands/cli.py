@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import fcntl
 import logging
+import signal
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn
 
 from app import collector
@@ -26,6 +28,7 @@ def _serve(args: argparse.Namespace) -> None:
     configure_logging(logging.getLevelName(settings.log_level.upper()))
     _schema_ready(settings.database_url)
     collector.tune()
+    signal.signal(signal.SIGTERM, _exit_after_shutdown)
     # On SIGTERM uvicorn stops accepting, closes every WebSocket with 1012 (service restart)
     # and waits for handlers to finish their in-flight action, at most ``shutdown_seconds``.
     uvicorn.run(
@@ -39,6 +42,18 @@ def _serve(args: argparse.Namespace) -> None:
         forwarded_allow_ips=settings.forwarded_allow_ips,
         timeout_graceful_shutdown=settings.shutdown_seconds,
     )
+
+
+def _exit_after_shutdown(signum: int, frame: FrameType | None) -> NoReturn:
+    """End the process with status 0 once uvicorn has shut down after a SIGTERM.
+
+    uvicorn handles SIGTERM itself and, its shutdown done, raises the signal again under the
+    handler it found installed. Under the default one the process dies at once, before
+    Python's exit handlers run, multiprocessing's among them: the AI and review pools' queue
+    semaphores not yet collected are then never unlinked, and the resource tracker reports
+    them as leaked (and unlinks them) after the process is gone. Raising ``SystemExit`` here
+    ends the process the ordinary way, with those handlers run."""
+    raise SystemExit(0)
 
 
 def _schema_ready(database_url: str) -> None:
