@@ -1,0 +1,569 @@
+"""Chaos soak: rooms of people and AI on three server processes behind one Redis Cluster and
+one Postgres, all started here, played through a schedule of faults; then nothing may be lost.
+
+The faults, in order, each named in the output with its time: kill -9 of a server process
+(started again after 5 s); a rolling restart (SIGTERM, one process at a time); kill -9 of the
+Redis primary holding the most rooms (its replica takes over), that node back as a replica
+20 s later; a shard with no replica left (its primary killed after its replica, back after
+5 s); Postgres stopped for 30 s; one Redis node paused (``CLIENT PAUSE``) 5 s; a burst of
+reconnecting clients. Rooms play game after game (the host asks for a rematch) until the
+schedule is over, then finish the game they are in.
+
+The checks, from the database and the clients' own logs: every game finished; every finished
+game recorded exactly once with a replay that plays to its recorded result; every act a client
+saw acknowledged is in its game's record; no seat's view sent to another seat's person, and
+the processes holding one connection per person at the end (none kept after its client left);
+every error line a process logged matched to a fault. It exits 1 on any loss.
+Loopback only (``python bench/chaos.py --help``)::
+
+    python bench/chaos.py --rooms 100 --gap 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the repository's root, for ``bench``
+
+import httpx  # noqa: E402
+from sqlalchemy import select  # noqa: E402
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine  # noqa: E402
+
+from app.db.models import Game  # noqa: E402
+from app.games.replay import replay  # noqa: E402
+from bench.chaos_clients import Person, Wait, request, spectate_once  # noqa: E402
+from bench.chaos_faults import (  # noqa: E402
+    Durations,
+    Fault,
+    Services,
+    kill_app,
+    kill_primary,
+    pause_redis,
+    postgres_down,
+    rolling_restart,
+    shard_without_replica,
+)
+from bench.chaos_services import AppProcess, LocalPostgres, LogLine, free_port  # noqa: E402
+from bench.soak import SOAK_LIMITS  # noqa: E402
+from tests.redis_cluster import RedisCluster  # noqa: E402
+
+APP_PROCESSES = 3
+METRICS_TOKEN = "chaos"
+ERROR_GRACE = 15.0
+"""An error line logged up to this long after a fault ended is that fault's (a retry's last
+failure, a reconnect's timeout)."""
+ERROR_MARKS = (" level=error ", " level=critical ", "Traceback", "resource_tracker")
+"""What makes a log line an error line: the app's own levels, and what Python itself writes
+to stderr (an uncaught exception, the resource tracker's warnings)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    rooms: int = 20
+    seats: int = 3
+    people: int = 2
+    """Of a room's seats, how many are people (the rest AI)."""
+    level: str = "easy"
+    think: float = 0.6
+    """The longest a person takes to choose a move (seconds; uniformly up to it)."""
+    gap: float = 5.0
+    """Seconds of play before each fault and after the last."""
+    durations: Durations = field(default_factory=Durations)
+    burst: int = 1000
+    """Spectators connecting at once in the burst, beside every person reconnecting."""
+    finish_seconds: float = 180.0
+    """How long the rooms have to finish their last game once the schedule is over."""
+    only: tuple[str, ...] = ()
+    """The faults to do, by name (all of them when empty)."""
+    wait_replicas: int = 1
+    """``CASH_STASH_REDIS_WAIT_REPLICAS``: with 0, a failover may lose moves a player saw
+    accepted, as ``docs/deploy.md`` says; the soak holds the server to the setting that
+    promises it does not."""
+
+
+@dataclass
+class RoomPlay:
+    code: str
+    host: Person
+    people: list[Person]
+    last_game: dict[str, Any] | None = None
+    """The room's game as its summary (``GET /api/rooms/{code}``) said at the end."""
+
+
+@dataclass
+class Outcome:
+    """What a soak saw and what it lost."""
+
+    plan: Plan
+    faults: list[Fault] = field(default_factory=list)
+    losses: list[str] = field(default_factory=list)
+    games: int = 0
+    acked: int = 0
+    errors_matched: dict[str, int] = field(default_factory=dict)
+    seat_waits: dict[str, float] = field(default_factory=dict)
+    move_waits: dict[str, float] = field(default_factory=dict)
+    burst_longest: float = 0.0
+    """The longest a burst spectator waited for its first ``state`` (seconds)."""
+    elapsed: float = 0.0
+
+    def table(self) -> str:
+        rows = [
+            "| fault | at (s) | lasted (s) | longest seat back (s) | longest move answer (s) "
+            "| error lines |",
+            "|---|---|---|---|---|---|",
+        ]
+        began = self.faults[0].started if self.faults else 0.0
+        for name in ["(before any fault)", *(f.name for f in self.faults)]:
+            fault = next((f for f in self.faults if f.name == name), None)
+            at = f"{fault.started - began:.0f}" if fault else "-"
+            lasted = f"{fault.ended - fault.started:.1f}" if fault else "-"
+            rows.append(
+                f"| {name} | {at} | {lasted} | {self.seat_waits.get(name, 0.0):.2f} "
+                f"| {self.move_waits.get(name, 0.0):.2f} | {self.errors_matched.get(name, 0)} |"
+            )
+        return "\n".join(rows)
+
+
+def say(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def app_env(plan: Plan, cluster_url: str, database_url: str, prefix: str) -> dict[str, str]:
+    """The servers' settings: the soak's Redis Cluster and Postgres, a commit answered once a
+    replica has it (``plan.wait_replicas``), and the per-address limits lifted (every client
+    of the soak comes from loopback)."""
+    return {
+        **os.environ,
+        "CASH_STASH_REDIS_URL": cluster_url,
+        "CASH_STASH_REDIS_CLUSTER": "true",
+        "CASH_STASH_REDIS_PREFIX": prefix,
+        "CASH_STASH_REDIS_WAIT_REPLICAS": str(plan.wait_replicas),
+        "CASH_STASH_DATABASE_URL": database_url,
+        "CASH_STASH_AI_PAUSE_SECONDS": "0",
+        "CASH_STASH_AI_WORKERS": "1",
+        "CASH_STASH_METRICS_TOKEN": METRICS_TOKEN,
+        "CASH_STASH_TIMEOUT_LEVEL": "easy",
+        "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
+        "CASH_STASH_WS_BURST": "1000",
+        "CASH_STASH_RESYNCS_PER_ADDRESS": "100000",
+        "CASH_STASH_WS_CONNECTIONS_PER_ROOM": "100000",
+        "CASH_STASH_WS_WHOLE_STATES_PER_SECOND": "100000",
+        "CASH_STASH_WS_WHOLE_STATES_BURST": "100000",
+        "CASH_STASH_HTTP_CONNECTIONS_PER_ADDRESS": "100000",
+        **{f"CASH_STASH_{name.upper()}": value for name, value in SOAK_LIMITS.items()},
+    }
+
+
+def run_chaos(plan: Plan) -> Outcome:
+    """Start the services, play the rooms through the schedule, check, stop everything."""
+    prefix = f"cash_stash_chaos:{uuid.uuid4().hex[:8]}:"
+    cluster = RedisCluster()
+    postgres = LocalPostgres()
+    log: list[LogLine] = []
+    apps: list[AppProcess] = []
+    outcome = Outcome(plan)
+    try:
+        say("starting a Redis Cluster (six nodes) and a Postgres")
+        cluster.start()
+        postgres.start()
+        env = app_env(plan, cluster.url, postgres.url, prefix)
+        subprocess.run(
+            [str(Path(sys.executable).parent / "cash-stash"), "migrate"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        for index in range(APP_PROCESSES):
+            apps.append(AppProcess(index, free_port(), env, log))
+            apps[-1].start()
+        say(f"{APP_PROCESSES} server processes on ports {', '.join(str(a.port) for a in apps)}")
+        rooms = asyncio.run(_soak(plan, cluster, postgres, apps, prefix, outcome))
+        for app in apps:
+            if app.process is not None and app.process.poll() is None:
+                code = app.terminate()
+                if code != 0:
+                    outcome.losses.append(f"process {app.index} exited {code} on SIGTERM")
+        time.sleep(0.5)  # the log readers take the last lines
+        asyncio.run(_check_records(rooms, postgres.url, outcome))
+        _check_clients(rooms, outcome)
+        _check_log(log, outcome)
+        return outcome
+    finally:
+        for app in apps:
+            if app.process is not None and app.process.poll() is None:
+                app.process.kill()
+        postgres.stop()
+        cluster.stop()
+
+
+async def _soak(
+    plan: Plan,
+    cluster: RedisCluster,
+    postgres: LocalPostgres,
+    apps: list[AppProcess],
+    prefix: str,
+    outcome: Outcome,
+) -> list[RoomPlay]:
+    def live() -> list[str]:
+        return [app.base_url for app in apps if app.up]
+
+    rooms = await asyncio.gather(*(_make_room(plan, live, n) for n in range(plan.rooms)))
+    stop = asyncio.Event()
+    people = [person for room in rooms for person in room.people]
+    players = [asyncio.create_task(person.play(live, stop)) for person in people]
+    for room in rooms:
+        auth = {"Authorization": f"Bearer {room.host.token}"}
+        started = await request(live, "POST", f"/api/rooms/{room.code}/start", headers=auth)
+        started.raise_for_status()
+    say(f"{plan.rooms} rooms playing ({plan.people} people and {plan.seats - plan.people} AI)")
+    draining = asyncio.Event()
+    hosts = [asyncio.create_task(_rematches(room, live, draining)) for room in rooms]
+    began = time.monotonic()
+    shown = asyncio.create_task(_progress(rooms, apps, outcome, began))
+    services = Services(
+        cluster, postgres, apps, lambda: [f"{prefix}{{{r.code}}}:room" for r in rooms], say
+    )
+    try:
+        await _schedule(plan, services, rooms, live, outcome)
+        draining.set()
+        say("schedule over: every room finishes the game it is in")
+        await _finish(rooms, live, time.monotonic() + plan.finish_seconds)
+        await _count_connections(apps, len(people), outcome)
+    finally:
+        outcome.elapsed = time.monotonic() - began
+        stop.set()
+        shown.cancel()
+        for task in hosts:
+            task.cancel()
+        await asyncio.gather(*players, *hosts, shown, return_exceptions=True)
+    return rooms
+
+
+async def _finish(rooms: list[RoomPlay], live: Callable[[], list[str]], deadline: float) -> None:
+    """Wait until every room's game is over and recorded, as its host saw and as the room's
+    summary says (a game the host never saw start would not be in the host's log)."""
+    waiting = rooms
+    while waiting and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        if any(not (room.host.over and room.host.recorded) for room in waiting):
+            continue
+        for room in waiting:
+            answer = await request(live, "GET", f"/api/rooms/{room.code}")
+            room.last_game = answer.json().get("game") if answer.status_code == 200 else None
+        waiting = [room for room in waiting if not _finished(room)]
+
+
+async def _count_connections(apps: list[AppProcess], people: int, outcome: Outcome) -> None:
+    """The connections the processes hold, once the burst's spectators are gone, must be the
+    people's own, one each: a connection the server kept after its client left would hold a
+    seat twice when the person came back."""
+    auth = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    held = -1
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        held = 0
+        for app in apps:
+            async with httpx.AsyncClient(base_url=app.base_url, timeout=10) as http:
+                metrics = (await http.get("/metrics", headers=auth)).text
+            held += sum(
+                int(float(line.split()[-1]))
+                for line in metrics.splitlines()
+                if line.startswith("cash_stash_connections ")
+            )
+        if held == people:
+            return
+        await asyncio.sleep(1)
+    outcome.losses.append(f"the processes hold {held} connections for {people} people")
+
+
+def _finished(room: RoomPlay) -> bool:
+    game = room.last_game
+    return (
+        game is not None
+        and bool(game["over"] and game["recorded"])
+        and room.host.games[-1:] == [game["id"]]
+    )
+
+
+async def _make_room(plan: Plan, live: Callable[[], list[str]], number: int) -> RoomPlay:
+    body = {
+        "name": f"Host {number}",
+        "seats": plan.seats,
+        "visibility": "public",
+        "spectators": True,
+    }
+    made = (await request(live, "POST", "/api/rooms", json=body)).json()
+    code, token = made["code"], made["token"]
+    rng = random.Random(f"{code}")
+    host = Person(code, 0, token, random.Random(rng.random()), plan.think)
+    people = [host]
+    for index in range(1, plan.people):
+        joined = await request(live, "POST", f"/api/rooms/{code}/join", json={"name": f"P{index}"})
+        joined.raise_for_status()
+        seat = joined.json()
+        people.append(
+            Person(code, seat["seat"], seat["token"], random.Random(rng.random()), plan.think)
+        )
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(plan.seats - plan.people):
+        added = await request(
+            live, "POST", f"/api/rooms/{code}/bots", json={"level": plan.level}, headers=auth
+        )
+        added.raise_for_status()
+    return RoomPlay(code, host, people)
+
+
+async def _rematches(
+    room: RoomPlay, live: Callable[[], list[str]], draining: asyncio.Event
+) -> None:
+    """The host asks for a new game each time one ends, until the schedule is over."""
+    auth = {"Authorization": f"Bearer {room.host.token}"}
+    while not draining.is_set():
+        if room.host.over and room.host.games:
+            finished = room.host.games[-1]
+            answer = await request(live, "POST", f"/api/rooms/{room.code}/rematch", headers=auth)
+            if answer.status_code >= 300:
+                say(f"room {room.code}: rematch answered {answer.status_code} {answer.text}")
+            until = time.monotonic() + 10
+            while room.host.games[-1] == finished and time.monotonic() < until:  # noqa: ASYNC110
+                await asyncio.sleep(0.2)  # the new game's summary, read by the host's client
+        await asyncio.sleep(0.2)
+
+
+async def _progress(
+    rooms: list[RoomPlay], apps: list[AppProcess], outcome: Outcome, began: float
+) -> None:
+    while True:
+        await asyncio.sleep(5)
+        games = sum(len(room.host.games) for room in rooms)
+        acked = sum(len(p.acked) for room in rooms for p in room.people)
+        up = "".join("U" if app.up else "-" for app in apps)
+        for app in apps:
+            if app.up and app.process is not None and app.process.poll() is not None:
+                app.up = False
+                outcome.losses.append(f"process {app.index} exited on its own")
+        say(
+            f"+{time.monotonic() - began:.0f} s  games {games}  acked moves {acked}  processes {up}"
+        )
+
+
+async def _schedule(
+    plan: Plan,
+    services: Services,
+    rooms: list[RoomPlay],
+    live: Callable[[], list[str]],
+    outcome: Outcome,
+) -> None:
+    durations = plan.durations
+
+    async def burst(fault: Fault) -> None:
+        for room in rooms:
+            for person in room.people:
+                person.drop_now.set()
+        codes = [rooms[n % len(rooms)].code for n in range(plan.burst)]
+        answers = await asyncio.gather(*(spectate_once(live, code) for code in codes))
+        outcome.burst_longest = max((waited for waited, _ in answers), default=0.0)
+        outcome.losses.extend(
+            f"a burst spectator of room {code} got no state: {told}"
+            for code, (_, told) in zip(codes, answers, strict=True)
+            if told is not None
+        )
+        fault.detail = (
+            f"every person's connection closed at once, and {plan.burst} spectators connected;"
+            f" the slowest spectator's first state after {outcome.burst_longest:.2f} s"
+        )
+
+    steps: list[tuple[str, Callable[[Fault], Any]]] = [
+        ("app kill -9", lambda f: kill_app(services, f, durations)),
+        ("rolling restart", lambda f: rolling_restart(services, f, durations)),
+        ("redis primary kill -9", lambda f: kill_primary(services, f, durations)),
+        ("shard with no replica", lambda f: shard_without_replica(services, f, durations)),
+        ("postgres down", lambda f: postgres_down(services, f, durations)),
+        ("redis client pause", lambda f: pause_redis(services, f, durations)),
+        ("reconnect burst", burst),
+    ]
+    for name, act in steps:
+        if plan.only and name not in plan.only:
+            continue
+        await asyncio.sleep(plan.gap)
+        fault = Fault(name, time.monotonic())
+        outcome.faults.append(fault)
+        say(f"fault: {name}")
+        if name == "reconnect burst":
+            await act(fault)
+        else:
+            await asyncio.to_thread(act, fault)
+        fault.ended = time.monotonic()
+        outcome.losses.extend(f"{name}: {problem}" for problem in fault.problems)
+        say(f"fault over after {fault.ended - fault.started:.1f} s: {name}: {fault.detail}")
+    await asyncio.sleep(plan.gap)
+
+
+def _fault_at(faults: list[Fault], moment: float) -> str:
+    """The fault whose time ``moment`` falls in: from its start to the next one's."""
+    name = "(before any fault)"
+    for fault in faults:
+        if moment >= fault.started:
+            name = fault.name
+    return name
+
+
+def _strip_seat(action: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in action.items() if key != "seat"}
+
+
+async def _check_records(rooms: list[RoomPlay], database_url: str, outcome: Outcome) -> None:
+    engine = create_async_engine(database_url)
+    try:
+        async with AsyncSession(engine) as session:
+            rows = list((await session.execute(select(Game))).scalars())
+    finally:
+        await engine.dispose()
+    by_id = {row.id: row for row in rows}
+    per_room: dict[str, int] = {}
+    for game in rows:
+        per_room[str(game.room_code)] = per_room.get(str(game.room_code), 0) + 1
+    outcome.games = len(rows)
+    for room in rooms:
+        games = room.host.games
+        if not _finished(room):
+            outcome.losses.append(
+                f"room {room.code}: its last game did not finish and record ({room.last_game})"
+            )
+        if per_room.get(room.code, 0) != len(games):
+            outcome.losses.append(
+                f"room {room.code}: {len(games)} games played, "
+                f"{per_room.get(room.code, 0)} recorded"
+            )
+        record: dict[int, list[dict[str, Any]]] = {}
+        for game_id in games:
+            row = by_id.get(game_id)
+            if row is None:
+                outcome.losses.append(f"room {room.code}: game {game_id} not recorded")
+                continue
+            replayed = replay(row.config, row.actions)
+            if not replayed.complete or replayed.result["totals"] != row.totals:
+                outcome.losses.append(f"game {game_id}: the replay is not complete")
+            for action in row.actions:
+                record.setdefault(action["seat"], []).append(_strip_seat(action))
+        for person in room.people:
+            played = record.get(person.seat, [])
+            at = 0
+            for acked in person.acked:
+                wanted = _strip_seat(acked.action)
+                while at < len(played) and played[at] != wanted:
+                    at += 1
+                if at == len(played):
+                    outcome.losses.append(
+                        f"room {room.code} seat {person.seat}: acknowledged act {acked.ref}"
+                        f" (version {acked.version}) is not in the record"
+                    )
+                    break
+                at += 1
+
+
+def _check_clients(rooms: list[RoomPlay], outcome: Outcome) -> None:
+    faults = outcome.faults
+    for room in rooms:
+        for person in room.people:
+            outcome.acked += len(person.acked)
+            if person.seats_told - {person.seat}:
+                outcome.losses.append(
+                    f"room {room.code}: seat {person.seat} was told it holds {person.seats_told}"
+                )
+            for wait in person.waits:
+                _longest(outcome, wait, _fault_at(faults, wait.began))
+
+
+def _longest(outcome: Outcome, wait: Wait, fault: str) -> None:
+    table = outcome.seat_waits if wait.kind == "seat" else outcome.move_waits
+    table[fault] = max(table.get(fault, 0.0), wait.ended - wait.began)
+
+
+def _check_log(log: list[LogLine], outcome: Outcome) -> None:
+    for line in log:
+        if not any(mark in line.text for mark in ERROR_MARKS):
+            continue
+        fault = next(
+            (
+                f
+                for f in reversed(outcome.faults)
+                if f.started - 1.0 <= line.at <= f.ended + ERROR_GRACE
+            ),
+            None,
+        )
+        if fault is None:
+            outcome.losses.append(
+                f"process {line.process} logged an error with no fault: {line.text}"
+            )
+        else:
+            outcome.errors_matched[fault.name] = outcome.errors_matched.get(fault.name, 0) + 1
+
+
+def report(outcome: Outcome) -> str:
+    plan = outcome.plan
+    lines = [
+        f"rooms {plan.rooms} ({plan.people} people and {plan.seats - plan.people} {plan.level} AI"
+        f" each) on {APP_PROCESSES} processes, {outcome.elapsed:.0f} s",
+        f"games recorded {outcome.games}  acknowledged moves {outcome.acked}",
+        "",
+        outcome.table(),
+        "",
+    ]
+    lines += [f"LOSS: {loss}" for loss in outcome.losses[:50]]
+    if len(outcome.losses) > 50:
+        lines.append(f"… and {len(outcome.losses) - 50} more")
+    lines.append("PASS" if not outcome.losses else f"FAIL ({len(outcome.losses)} losses)")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--people", type=int, default=2, help="people per room (the rest AI)")
+    parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
+    parser.add_argument("--think", type=float, default=1.0, help="a person's longest think (s)")
+    parser.add_argument("--gap", type=float, default=20.0, help="play before each fault (s)")
+    parser.add_argument("--burst", type=int, default=1000, help="spectators in the burst")
+    parser.add_argument("--postgres-down", type=float, default=30.0)
+    parser.add_argument("--wait-replicas", type=int, default=1)
+    parser.add_argument("--only", default="", help="these faults alone, comma-separated")
+    args = parser.parse_args()
+    plan = Plan(
+        rooms=args.rooms,
+        seats=args.seats,
+        people=args.people,
+        level=args.level,
+        think=args.think,
+        gap=args.gap,
+        burst=args.burst,
+        wait_replicas=args.wait_replicas,
+        only=tuple(name for name in args.only.split(",") if name),
+        durations=Durations(postgres_down=args.postgres_down),
+    )
+    outcome = run_chaos(plan)
+    for fault in outcome.faults:
+        print(f"{fault.name}: {fault.detail}")
+    print(report(outcome))
+    with contextlib.suppress(BrokenPipeError):
+        sys.stdout.flush()
+    sys.exit(0 if not outcome.losses else 1)
+
+
+if __name__ == "__main__":
+    main()
