@@ -171,7 +171,9 @@ def app_env(plan: Plan, cluster_url: str, database_url: str, prefix: str) -> dic
 def run_chaos(plan: Plan) -> Outcome:
     """Start the services, play the rooms through the schedule, check, stop everything."""
     prefix = f"cash_stash_chaos:{uuid.uuid4().hex[:8]}:"
-    cluster = RedisCluster()
+    # Persistent: a node killed and started again comes back with its rooms, as a real
+    # deployment's does (the shard left without a replica has nowhere else to find them).
+    cluster = RedisCluster(persistent=True)
     postgres = LocalPostgres()
     log: list[LogLine] = []
     apps: list[AppProcess] = []
@@ -442,7 +444,8 @@ async def _check_records(rooms: list[RoomPlay], database_url: str, outcome: Outc
         games = room.host.games
         if not _finished(room):
             outcome.losses.append(
-                f"room {room.code}: its last game did not finish and record ({room.last_game})"
+                f"room {room.code}: its last game did not finish and record ({room.last_game};"
+                f" {'; '.join(person.where() for person in room.people)})"
             )
         if per_room.get(room.code, 0) != len(games):
             outcome.losses.append(

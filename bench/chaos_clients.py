@@ -78,6 +78,18 @@ class Person:
     _sent: float = 0.0
     """When the pending act was last sent."""
 
+    def where(self) -> str:
+        """Where this person's game stood when last seen, for a room that did not finish."""
+        latest = self._latest
+        if latest is None:
+            return f"seat {self.seat}: no state on its connection"
+        view = latest["view"]
+        return (
+            f"seat {self.seat}: version {latest['version']}, to act {view['to_act']},"
+            f" over {view['over']}, waiting for {self._pending and self._pending[0]},"
+            f" refused {self.refusals}, connections {self.connections}"
+        )
+
     async def play(self, base_urls: Callable[[], list[str]], stop: asyncio.Event) -> None:
         """Hold the seat until ``stop``, through every fault."""
         dropped: float | None = None

@@ -136,6 +136,10 @@ class Node:
     port: Port
     directory: Path
     node_timeout_ms: int
+    persistent: bool = False
+    """Whether the node keeps its data in an append-only file (written before each reply,
+    flushed to disk every second), so that a node killed and started again comes back with
+    it; without, it comes back empty."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -159,7 +163,7 @@ class Node:
                 "--logfile", "redis.log",
                 "--daemonize", "no",
                 "--save", "",
-                "--appendonly", "no",
+                "--appendonly", "yes" if self.persistent else "no",
                 "--cluster-enabled", "yes",
                 "--cluster-config-file", "nodes.conf",
                 "--cluster-node-timeout", str(self.node_timeout_ms),
@@ -205,6 +209,8 @@ class RedisCluster:
     ``start`` and ``stop``."""
 
     node_timeout_ms: int = 1000
+    persistent: bool = False
+    """Each node's ``Node.persistent``."""
     nodes: list[Node] = field(default_factory=list)
     root: Path | None = None
 
@@ -229,7 +235,7 @@ class RedisCluster:
         self.root = Path(tempfile.mkdtemp(prefix="redis-cluster-"))
         try:
             for port in free_node_ports(6):
-                node = Node(port, self.root / str(port), self.node_timeout_ms)
+                node = Node(port, self.root / str(port), self.node_timeout_ms, self.persistent)
                 self.nodes.append(node)
                 node.start()
             created = subprocess.run(
