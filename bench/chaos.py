@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # run as a script: the repository's root, for ``bench``
+# Run as a script, the repository's root goes first, for ``bench``, and so that ``engine`` is
+# the rules engine and not ``bench/engine.py`` from the script's own folder.
+sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 from sqlalchemy import select  # noqa: E402
