@@ -262,11 +262,10 @@ async def _finish(rooms: list[RoomPlay], live: Callable[[], list[str]], deadline
     waiting = rooms
     while waiting and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
-        if any(not (room.host.over and room.host.recorded) for room in waiting):
-            continue
         for room in waiting:
-            answer = await request(live, "GET", f"/api/rooms/{room.code}")
-            room.last_game = answer.json().get("game") if answer.status_code == 200 else None
+            if room.host.over and room.host.recorded:
+                answer = await request(live, "GET", f"/api/rooms/{room.code}")
+                room.last_game = answer.json().get("game") if answer.status_code == 200 else None
         waiting = [room for room in waiting if not _finished(room)]
 
 

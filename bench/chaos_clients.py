@@ -153,6 +153,7 @@ class Person:
                         await self._send(ws)
                 elif kind == "applied":
                     self._answered(message.get("ref"), message.get("version"))
+                    await self._maybe_act(ws)
                 elif kind == "error":
                     await self._on_error(ws, message)
         finally:
@@ -177,8 +178,16 @@ class Person:
         self.seats_told.add(state["view"]["seat"])
         if self._pending is not None and state.get("ref") == self._pending[0]:
             self._answered(state["ref"], state["version"])
+        await self._maybe_act(ws)
+
+    async def _maybe_act(self, ws: ClientConnection) -> None:
+        """Choose and send a move from the latest state if it is this seat's turn and no act
+        awaits its answer (called again once one is answered: the turn may have come back
+        meanwhile, and a person who never moved would hold the game up for ever)."""
+        state = self._latest
         if (
-            self._pending is None
+            state is not None
+            and self._pending is None
             and not state["view"]["over"]
             and self.seat in state["view"]["to_act"]
             and state["legal"]
@@ -218,9 +227,7 @@ class Person:
         # Refused, so not applied: choose again from the latest state.
         self.waits.append(Wait("move", self._pending[3], time.monotonic()))
         self._pending = None
-        if self._latest is not None:
-            latest, self._latest = self._latest, None
-            await self._on_state(ws, latest)
+        await self._maybe_act(ws)
 
 
 async def request(
