@@ -63,6 +63,12 @@ class Settings(BaseSettings):
     """Sustained client message rate allowed per connection (token bucket refill)."""
     ws_burst: int = 30
     """Client messages a connection may send at once (token bucket size)."""
+    ws_messages_per_address_per_second: Annotated[float, Field(gt=0)] = 40.0
+    """Sustained client message rate allowed per client address, over all its connections in
+    a process: without it, an address's 64 connections could each send its own
+    ``ws_messages_per_second``."""
+    ws_messages_per_address_burst: Annotated[int, Field(ge=1)] = 120
+    """Client messages one address may send at once, over all its connections in a process."""
     ws_compression: bool = True
     """Offer per-message deflate on WebSockets, without context takeover: a state is
     compressed once for every connection that is sent it, and no connection keeps zlib state

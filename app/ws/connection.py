@@ -26,7 +26,7 @@ from app.store.base import STORE_ERRORS
 from app.text import TextRefused, clean_text
 from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import Text, send_now_of
-from app.ws.limits import TokenBucket, WholeStates
+from app.ws.limits import AddressBudget, TokenBucket, WholeStates
 from app.ws.messages import (
     CLIENT_TYPES,
     Act,
@@ -125,6 +125,7 @@ class Connection:
         metrics: Metrics,
         address: str = "unknown",
         whole_states: WholeStates | None = None,
+        messages: AddressBudget | None = None,
     ) -> None:
         self._websocket = websocket
         self._address = address
@@ -161,6 +162,14 @@ class Connection:
         self._whole_states = whole_states
         """The address's budget of whole states in this process (the hub's, shared by its
         connections; a connection made alone has one of its own)."""
+        if messages is None:
+            messages = AddressBudget(
+                rate=settings.ws_messages_per_address_per_second,
+                burst=settings.ws_messages_per_address_burst,
+            )
+        self._messages = messages
+        """The address's budget of messages in this process (the hub's, shared by its
+        connections), beside the connection's own bucket."""
         self._refused = 0
         self.dropped = False
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
@@ -343,7 +352,7 @@ class Connection:
             if len(text.encode()) > self._settings.ws_max_message_bytes:
                 await self._reply(error_message("message_too_large", "That message is too large."))
                 return CLOSE_TOO_BIG
-            if not self._bucket.take():
+            if not (self._bucket.take() and self._messages.allow(self._address)):
                 self._refused += 1
                 if self._refused > self._settings.ws_burst:
                     await self._reply(

@@ -18,7 +18,7 @@ from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
 from app.transport.websocket import Text
-from app.ws.limits import ConnectionCaps, WholeStates
+from app.ws.limits import AddressBudget, ConnectionCaps, WholeStates
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -90,6 +90,11 @@ class Hub:
             rate=settings.ws_whole_states_per_second, burst=settings.ws_whole_states_burst
         )
         """The whole states this process sends each address (first states, resyncs)."""
+        self.messages = AddressBudget(
+            rate=settings.ws_messages_per_address_per_second,
+            burst=settings.ws_messages_per_address_burst,
+        )
+        """The messages this process handles from each address, over all its connections."""
         service.on_commit(self._committed)
         service.on_missed_commit(lambda code: self._announced(code, 0))
 

@@ -218,6 +218,7 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         metrics=runtime.metrics,
         address=address,
         whole_states=hub.whole_states,
+        messages=hub.messages,
     )
     try:
         await _turn_for_a_whole_state(websocket, hub.whole_states.take(address))
