@@ -699,7 +699,7 @@ def main() -> None:
         choices=("game", "x"),
         default="game",
         help="what pads the bare server's states: game text (default; deflate works as on a"
-        " real state) or one letter repeated (as before round thirteen; deflate nearly free)",
+        " real state) or one letter repeated (deflate nearly free: a lower floor than real)",
     )
     parser.add_argument(
         "--trace", help="write every action's server, rate, send time and latency to this CSV"

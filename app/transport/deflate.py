@@ -32,8 +32,8 @@ compressor while one runs."""
 LEVEL = 6
 """zlib's level (its default). Lower levels compress faster but send more, and the bytes sent
 to players cost more than the cores (``docs/scaling.md``): at 3, a move's states took 17-20%
-less CPU to compress and were 10% larger on the wire (``bench/deflate.py``,
-``docs/performance.md``, round seventeen)."""
+less CPU to compress and were 10% larger on the wire (``bench/deflate.py``;
+``docs/performance.md``, "Rendering and sending the seats' states")."""
 _MEM_LEVEL = 5
 _RECENT = 256
 """Compressed texts kept, by the identity of the text: every seat's state of the last few
@@ -59,7 +59,7 @@ def joined(pieces: list[bytes]) -> bytes:
     of its bytes: compressed whole, each seat's text took about 55 µs of deflate, four times
     a move; that shared tail compressed once, and each seat's own head, take about half as
     much, for about 7% more bytes (what the head and the tail have in common is not
-    referred to across them; ``docs/performance.md``, round twelve)."""
+    referred to across them; ``docs/performance.md``, "Rendering and sending the seats' states")."""
     text = b"".join(pieces)
     _made_of[id(text)] = (text, tuple(piece for piece in pieces if piece))
     if len(_made_of) > _RECENT:

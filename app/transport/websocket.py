@@ -181,8 +181,9 @@ def text_frame(payload: bytes, *, compressed: bool) -> bytes:
 
     At every move each seat's connection sends a frame; through ``send_text`` that is a
     frame object, another one from the extension, a check of both and a header written to a
-    buffer, 7% of the Python time of an action under load (``docs/performance.md``, round
-    thirteen). ``tests/app/transport/test_library_seams.py`` holds the two to the same bytes."""
+    buffer, 7% of the Python time of an action under load (``docs/performance.md``, "Rendering
+    and sending the seats' states"). ``tests/app/transport/test_library_seams.py`` holds the
+    two to the same bytes."""
     first = 0xC1 if compressed else 0x81  # FIN, RSV1 if compressed, the text opcode
     length = len(payload)
     if length < 126:
