@@ -455,9 +455,9 @@ def wire_size(text: str) -> int:
     """A state's size with per-message deflate, compressed whole and on its own (no context
     takeover). The game server compresses a state's own head and the tail every seat's state
     shares apart (``app/transport/deflate.py``: ``joined``), which sends about 7% more."""
-    from app.transport.deflate import deflated
+    from app.transport.deflate import SharedCompression
 
-    return len(deflated(text.encode()))
+    return len(SharedCompression().deflated(text.encode()))
 
 
 async def run(args: argparse.Namespace, backing: Backing) -> tuple[Target, Target, list[Step]]:
