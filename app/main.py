@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from secure.middleware.asgi import SecureASGIMiddleware
@@ -24,6 +25,7 @@ from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
+from app.transport.websocket import SHARED_COMPRESSION
 
 
 def create_app(
@@ -37,7 +39,7 @@ def create_app(
     redact_server_logs()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         async with (
             running(
                 settings,
@@ -55,7 +57,9 @@ def create_app(
                 live_entries=lobby.MAX_LIVE_OFFSET + lobby.LIVE_PAGE,
                 room_entries=settings.max_waiting_rooms + rooms.LIST_PAGE,
             )
-            yield
+            # The lifespan's state reaches the server's WebSocket protocol too: its frames
+            # are compressed by the runtime's compression, which the snapshots tell.
+            yield {SHARED_COMPRESSION: runtime.compression}
 
     app = FastAPI(
         title="Cash Stash",

@@ -18,6 +18,7 @@ from app.settings import Settings
 from app.store.base import RoomStore
 from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
+from app.transport.deflate import SharedCompression
 from app.ws.hub import Hub
 
 _STOP_SECONDS = 1.0
@@ -45,6 +46,8 @@ class Runtime:
     scheduler: Scheduler
     metrics: Metrics
     reviews: ReviewJobs
+    compression: SharedCompression
+    """The texts this process's connections send, compressed once for all of them."""
 
 
 @contextlib.asynccontextmanager
@@ -57,7 +60,8 @@ async def running(
     metrics = Metrics()
     service = RoomService(store=store, settings=settings, recorder=recorder, ai=ai, metrics=metrics)
     scheduler = Scheduler(service)
-    hub = Hub(service, on_commit=scheduler.poke)
+    compression = SharedCompression()
+    hub = Hub(service, on_commit=scheduler.poke, compression=compression)
     metrics.rooms.set_function(lambda: hub.room_count)
     metrics.connections.set_function(lambda: hub.connection_count)
     reviews = ReviewJobs(settings)
@@ -72,6 +76,7 @@ async def running(
             scheduler=scheduler,
             metrics=metrics,
             reviews=reviews,
+            compression=compression,
         )
     finally:
         await hub.settle_departures(seconds=_STOP_SECONDS)

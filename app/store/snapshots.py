@@ -3,9 +3,10 @@
 A snapshot is the room's whole JSON (5-20 KB, most of it the game's log) and the biggest share
 of the bytes a move sends Redis; zlib makes it a fifth of that. Level 3 is the smallest of
 zlib's fast levels (1-3) for the same CPU, about 50 µs a snapshot against 90 µs at level 6
-for a tenth fewer bytes (``bench/room_memory.py --levels``, ``docs/performance.md``, round
-thirteen). The compressed bytes go in base64: the store's client reads every reply as UTF-8
-text (``app/resp/connection.py``), and a third more bytes on a fifth of the JSON still pays.
+for a tenth fewer bytes (``bench/room_memory.py --levels``; ``docs/performance.md``, "What a
+move sends to Redis"). The compressed bytes go in base64: the store's client reads every
+reply as UTF-8 text (``app/resp/connection.py``), and a third more bytes on a fifth of the JSON
+still pays.
 A move (120-250 B, ``app/rooms/moves.py``) is stored as it is: compressed and in base64 it
 would come out no smaller.
 

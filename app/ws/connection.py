@@ -24,6 +24,7 @@ from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
 from app.text import TextRefused, clean_text
+from app.transport.deflate import SharedCompression
 from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import Text, send_now_of
 from app.ws.limits import AddressBudget, TokenBucket, WholeStates
@@ -126,8 +127,11 @@ class Connection:
         address: str = "unknown",
         whole_states: WholeStates | None = None,
         messages: AddressBudget | None = None,
+        compression: SharedCompression | None = None,
     ) -> None:
         self._websocket = websocket
+        self._compression = compression
+        """The process's compression, for the snapshots this connection reads itself."""
         self._address = address
         self._code = code
         self._token_hash = token_hash
@@ -458,7 +462,7 @@ class Connection:
                 # the same version twice.
                 room = await self._service.load(self._code)
                 if room is not None:
-                    self.deliver(Snapshot(room))
+                    self.deliver(Snapshot(room, self._compression))
             return
         if acted.repeated:
             # Applied before: the client is told so, and at which version, in a few bytes.
@@ -506,7 +510,7 @@ class Connection:
         room = await self._service.load(self._code)
         if room is None:
             raise room_not_found()
-        await self._reply(Snapshot(room))
+        await self._reply(Snapshot(room, self._compression))
 
     async def _hint(self) -> None:
         if self._token_hash is None:

@@ -17,6 +17,7 @@ from app.rooms.errors import RoomError
 from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
+from app.transport.deflate import SharedCompression
 from app.transport.websocket import Text
 from app.ws.limits import AddressBudget, ConnectionCaps, WholeStates
 from app.ws.snapshot import Snapshot
@@ -53,8 +54,17 @@ class Listener(Protocol):
 class Hub:
     """Routes each commit and room message to the connections of that room in this process."""
 
-    def __init__(self, service: RoomService, *, on_commit: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        service: RoomService,
+        *,
+        on_commit: Callable[[], None],
+        compression: SharedCompression | None = None,
+    ) -> None:
         self._service = service
+        self.compression = compression
+        """The process's compression (``app/transport/deflate.py``), told how each room
+        snapshot's texts are joined; its connections' snapshots use it too."""
         self._on_commit = on_commit
         """Called for a commit heard that this process did not make (its wake time unknown
         here): the scheduler looks again. It hears this process's own commits itself."""
@@ -352,7 +362,7 @@ class Hub:
         if room.version <= self._fanned.get(room.code, 0):
             return
         self._fanned[room.code] = room.version
-        snapshot = Snapshot(room)
+        snapshot = Snapshot(room, self.compression)
         listeners = list(self._rooms.get(room.code, ()))
         for listener in listeners:
             listener.deliver(snapshot)

@@ -87,7 +87,8 @@ async def test_an_address_reconnecting_in_a_loop_gets_its_burst_of_whole_states(
 ) -> None:
     """Hole 1: a spectator reconnecting ``RECONNECTS`` times is sent ``BURST`` whole states;
     every later connection is told its state waits (``state_delayed``, with ``retry_after``)
-    and is sent nothing whole meanwhile. Before, each reconnect was sent the whole state."""
+    and is sent nothing whole meanwhile: a loop of reconnects cannot make the server send
+    the whole state and log again and again."""
     async with table_with(
         make_settings, ws_whole_states_burst=BURST, ws_whole_states_per_second=0.001
     ) as table:
@@ -216,7 +217,8 @@ async def test_a_repeated_ref_is_answered_in_a_few_bytes_never_with_the_state(
 ) -> None:
     """Hole 2: an act's ``ref`` sent again twenty times is answered twenty times with
     ``{"type": "applied", "ref", "version"}`` (the version the act made), under 64 bytes
-    each, and nothing else; the game does not move. Before, each was the whole state."""
+    each, and nothing else; the game does not move: a repeated ref costs no more to answer
+    than it cost to send."""
     mover, made = await applied_act(table, "once")
     before = len(mover.client.received)
     for _ in range(20):
