@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-STARTUP_SECONDS = 20.0
+STARTUP_SECONDS = 60.0
 WAIT_MS = 10_000
 """The longest any expectation waits for the page to show something."""
 MOST_TURNS = 400
