@@ -72,7 +72,6 @@ _HIT = _script("hit")
 _HELD = _script("held")
 _HELD_COUNT = _script("held_count")
 _HOLD = _script("hold")
-_ADOPT = _script("adopt")
 
 WAIT_LANES = 8
 """Connections per node for commits that ``WAIT`` for replicas (``_lane``)."""
@@ -473,44 +472,6 @@ class RedisRoomStore:
             )
         )
         return sum(int(count) for count in counts)
-
-    # Upgrades
-
-    async def adopt_earlier_rooms(self) -> int:
-        """Move the rooms an earlier release stored on this (single) node to this release's
-        keys, with their chat, time to live and index entries; how many were moved. Run while
-        no process of the earlier release is running (``cash-stash migrate`` does)."""
-        if self.cluster:
-            return 0  # earlier releases never ran on a cluster
-        earlier = {
-            f"old_{name}": f"{self._prefix}{key}"
-            for name, key in (
-                ("wake", "wake"),
-                ("listed", "public_rooms"),
-                ("listings", "public_listings"),
-                ("waiting", "waiting"),
-            )
-        }
-        moved, cursor = 0, 0
-        while True:
-            cursor, keys = await self._nodes.call(
-                "", "SCAN", cursor, "MATCH", f"{self._prefix}room:*", "COUNT", 500, retry=True
-            )
-            for key in keys:
-                code = str(key).removeprefix(f"{self._prefix}room:")
-                keys_now = {
-                    "old_room": str(key),
-                    "old_chat": f"{self._prefix}chat:{code}",
-                    "room": self._room_key(code),
-                    "chat": self._chat_key(code),
-                    **earlier,
-                    **self._index_keys(code),
-                }
-                moved += int(await self._nodes.run(_ADOPT, keys_now, {"code": code}, retry=True))
-            if int(cursor) == 0:
-                break
-        await self._nodes.call("", "DEL", *earlier.values(), retry=True)
-        return moved
 
     # Claims and counters (one key each, in any slot)
 

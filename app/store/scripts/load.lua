@@ -9,7 +9,7 @@ if not room[1] then
   return false
 end
 local version = tonumber(room[1])
-local base = tonumber(room[2] or room[1])
+local base = tonumber(room[2])
 local after = tonumber(ARGV[1])
 local reply
 if base <= after and after <= version then

@@ -11,7 +11,6 @@ local function write_room(room, chat, expected, version, data, step, ttl, publis
     return 0
   end
   if step == '1' then
-    redis.call('HSETNX', room, 's', expected)
     redis.call('HSET', room, 'v', version, 'm' .. version, data)
   else
     local moved = {}

@@ -116,24 +116,6 @@ async def test_moves_are_appended_to_the_snapshot_and_a_snapshot_drops_them(
 
 
 @pytest.mark.redis
-async def test_a_room_stored_before_moves_were_appended_goes_on_with_moves(
-    redis_prefix: str,
-) -> None:
-    """The release before kept only the room's whole JSON (``v`` and ``data``): it is read
-    as a snapshot at its version, and moves are appended after it (no upgrade step)."""
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        await client.hset(f"{redis_prefix}{{ROOM0001}}:room", mapping={"v": 7, "data": "at 7"})
-    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
-    try:
-        assert await store.load("ROOM0001") == StoredRoom(7, "at 7", 7, [])
-        assert await store.commit(commit(8, "move 8", step=True))
-        assert await store.load("ROOM0001") == StoredRoom(8, "at 7", 7, ["move 8"])
-        assert await store.load("ROOM0001", after=7) == StoredRoom(8, None, 7, ["move 8"])
-    finally:
-        await store.close()
-
-
-@pytest.mark.redis
 async def test_a_snapshot_is_stored_compressed_and_read_as_the_rooms_text(
     redis_prefix: str,
 ) -> None:
@@ -147,29 +129,6 @@ async def test_a_snapshot_is_stored_compressed_and_read_as_the_rooms_text(
         assert data.startswith(snapshots.COMPRESSED.encode()) and len(data) < len(text) / 4
         assert move == b"move 2", "a move is stored as it is"
         assert await store.load("ROOM0001") == StoredRoom(2, text, 1, ["move 2"])
-    finally:
-        await store.close()
-
-
-@pytest.mark.redis
-async def test_a_room_whose_snapshot_was_stored_uncompressed_reads_and_goes_on(
-    redis_prefix: str,
-) -> None:
-    """The release before stored the snapshot as the room's JSON itself: it reads as it is,
-    with its moves, and the next snapshot written over it is compressed."""
-    key = f"{redis_prefix}{{ROOM0001}}:room"
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        await client.hset(key, mapping={"v": 7, "s": 6, "data": '{"v":6}', "m7": "move 7"})
-    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
-    try:
-        assert await store.load("ROOM0001") == StoredRoom(7, '{"v":6}', 6, ["move 7"])
-        assert await store.commit(commit(8, "move 8", step=True))
-        assert await store.load("ROOM0001") == StoredRoom(8, '{"v":6}', 6, ["move 7", "move 8"])
-        assert await store.commit(commit(9, '{"v":9}'))
-        assert await snapshot_of(store) == '{"v":9}'
-        async with redis.asyncio.from_url(REDIS_URL) as client:
-            assert await client.hkeys(key) == [b"v", b"s", b"data"]
-            assert (await client.hget(key, "data")).startswith(snapshots.COMPRESSED.encode())
     finally:
         await store.close()
 
@@ -584,44 +543,6 @@ async def test_a_subscription_to_a_node_gone_silent_is_made_again(
         server.close()
         for writer in opened:
             writer.close()
-
-
-@pytest.mark.redis
-async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
-    redis_prefix: str,
-) -> None:
-    """``cash-stash migrate`` moves live rooms from the keys of the release before one channel
-    per room (``room:<code>``, one wake set…) so that games in play carry over an upgrade."""
-    p = redis_prefix
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        await client.hset(f"{p}room:AAAAAAAA", mapping={"v": 7, "data": '{"a":7}'})
-        await client.expire(f"{p}room:AAAAAAAA", 600)
-        await client.rpush(f"{p}chat:AAAAAAAA", '{"text":"hi"}')
-        await client.zadd(f"{p}wake", {"AAAAAAAA": 100.0})
-        await client.hset(f"{p}room:BBBBBBBB", mapping={"v": 2, "data": '{"b":2}'})
-        await client.zadd(f"{p}public_rooms", {"BBBBBBBB": 5000.0})
-        await client.hset(f"{p}public_listings", "BBBBBBBB", '"b"')
-        await client.zadd(f"{p}waiting", {"BBBBBBBB": time.time() + 600})
-    store = RedisRoomStore(REDIS_URL, prefix=p)
-    try:
-        await store.start()
-        assert await store.adopt_earlier_rooms() == 2
-        assert await store.adopt_earlier_rooms() == 0, "once"
-        assert await snapshot_of(store, "AAAAAAAA") == '{"a":7}'
-        assert await store.chat_lines("AAAAAAAA") == ['{"text":"hi"}']
-        assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
-        assert await store.waiting_rooms() == 1
-        async with redis.asyncio.from_url(REDIS_URL) as client:
-            assert 0 < await client.ttl(f"{p}{{AAAAAAAA}}:room") <= 600
-            assert await client.keys(f"{p}room:*") == []
-            assert not await client.exists(f"{p}wake", f"{p}public_rooms", f"{p}waiting")
-        # Moved at its version: the next commit goes on from it.
-        assert await store.commit(commit(8, '{"a":8}', code="AAAAAAAA"))
-        assert await snapshot_of(store, "AAAAAAAA") == '{"a":8}'
-        assert await store.commit(commit(3, code="BBBBBBBB", listing='"b"', ttl=None))
-        assert (await store.listed_rooms(offset=0, limit=10))[0] == ['"b"']
-    finally:
-        await store.close()
 
 
 @pytest.mark.redis
