@@ -42,7 +42,14 @@ if str(ROOT) not in sys.path:
 
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH  # noqa: E402
 from app.rooms.moves import SNAPSHOT_EVERY  # noqa: E402
-from app.store.redis import _COMMIT_ROOM, _INDEX, BUCKETS, RedisRoomStore, bucket_of  # noqa: E402
+from app.store.redis import (  # noqa: E402
+    _COMMIT_ROOM,
+    _INDEX,
+    BUCKETS,
+    TTL_SLACK,
+    RedisRoomStore,
+    bucket_of,
+)
 from tests.redis_cluster import RedisCluster, cluster_tools_problem  # noqa: E402
 
 CORES = sorted(os.sched_getaffinity(0))
@@ -102,6 +109,9 @@ class Driver:
                 "data": self.data if snapshot else self.move_data,
                 "step": "0" if snapshot else "1",
                 "ttl": str(TTL),
+                "keep": str(TTL + TTL // TTL_SLACK),
+                "expires_at": repr(now + TTL),
+                "renewed_until": repr(now + TTL + TTL // TTL_SLACK),
                 "publish": "SPUBLISH",
                 "channel": store.channel_of(room.code),
                 "code": room.code,

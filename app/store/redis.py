@@ -6,13 +6,16 @@ same script runs on one node or on a cluster. What spans rooms — the wake time
 list, the count of waiting rooms — is split into a fixed number of buckets, each under a tag of
 its own (``cash_stash:{bucket-07}:wake``), that every process reads.
 
-On one node a commit writes the room and its bucket's indexes in one script. On a cluster the
-bucket lives on another shard, so its indexes are written by a second script right after the
-commit, and each index entry carries the room version it was written for: a late write of an
-older version never undoes a newer one. A wake time that comes earlier than the one indexed is
-written to the index before the commit, so a process that dies between the two writes leaves
-the room woken early (the scheduler then puts its true wake time back: ``settle_wake``), never
-forgotten.
+On one node a commit writes the room and its bucket's indexes in one script, and sends the
+indexes only what changed: the room's hash remembers its wake time and whether it is listed or
+waiting, so a move in play costs the script four commands (``HMGET``, ``HSET``, ``PUBLISH``,
+and a ``ZADD`` when the wake time moves; ``bench/room_traffic.py``). The time to live is renewed
+only once its extra is spent (``TTL_SLACK``). On a cluster the bucket lives on another shard,
+so its indexes are written by a second script right after the commit, and each index entry
+carries the room version it was written for: a late write of an older version never undoes a
+newer one. A wake time that comes earlier than the one indexed is written to the index before
+the commit, so a process that dies between the two writes leaves the room woken early (the
+scheduler then puts its true wake time back: ``settle_wake``), never forgotten.
 
 Announcements go to the room's own channel, inside the commit script: sharded pub/sub on a
 cluster (``SPUBLISH``, which stays on the room's shard), a plain channel on one node. A process
@@ -56,12 +59,13 @@ def _script(name: str, *uses: str) -> Script:
     return Script.from_files(*(_SCRIPTS / f"{file}.lua" for file in (*uses, name)))
 
 
-_COMMIT_ONE_NODE = _script("commit_one_node", "write_room", "write_index")
+_COMMIT_ONE_NODE = _script("commit_one_node", "write_room")
 _COMMIT_ROOM = _script("commit_room", "write_room")
-_INDEX = _script("index", "write_index")
+_INDEX = _script("index")
 _LOAD = _script("load")
 _READ_BACK = _script("read_back")
 _SETTLE_WAKE = _script("settle_wake")
+_SETTLE_WAKE_ONE_NODE = _script("settle_wake_one_node")
 _CHAT = _script("chat")
 _LISTED = _script("listed")
 _WAITING = _script("waiting")
@@ -72,6 +76,12 @@ _HIT = _script("hit")
 _HELD = _script("held")
 _HELD_COUNT = _script("held_count")
 _HOLD = _script("hold")
+
+TTL_SLACK = 8
+"""A room is set to live its time to live and an ``1/TTL_SLACK`` more, and that is sent again
+only once the extra is spent (``scripts/write_room.lua``): one ``EXPIRE`` in 45 minutes of a
+game of six-hour rooms, not one a move. A room lives that much longer untouched at most; the
+listed and waiting sets still drop it at its time to live."""
 
 WAIT_LANES = 8
 """Connections per node for commits that ``WAIT`` for replicas (``_lane``)."""
@@ -94,9 +104,11 @@ def bucket_of(code: str) -> int:
 
 class RedisRoomStore:
     """Per room (under its tag): a hash (``v`` its version, ``s`` and ``data`` its snapshot,
-    compressed, ``m<n>`` each move since), a list of its last chat messages, a channel. Per
-    bucket (under its tag): the wake sorted set, the public list (a sorted set by expiry and a
-    hash of listings), the waiting sorted set, and the version each room's entries were
+    compressed, ``m<n>`` each move since; ``x`` until when it was set to live, ``c`` if it has
+    a chat list, and on one node ``w`` and ``i``, its wake time and listed and waiting flags as
+    its indexes hold them), a list of its last chat messages, a channel. Per bucket (under its
+    tag): the wake sorted set, the public list (a sorted set by expiry and a hash of
+    listings), the waiting sorted set, and on a cluster the version each room's entries were
     written for."""
 
     def __init__(
@@ -226,10 +238,11 @@ class RedisRoomStore:
         return stored
 
     async def commit(self, commit: Commit) -> bool:
-        expires_at = (
-            "+inf" if commit.ttl_seconds is None else repr(self._clock() + commit.ttl_seconds)
-        )
-        ttl = str(commit.ttl_seconds or 0)
+        now = self._clock()
+        ttl_seconds = commit.ttl_seconds or 0
+        keep = ttl_seconds + ttl_seconds // TTL_SLACK
+        expires_at = "+inf" if commit.ttl_seconds is None else repr(now + ttl_seconds)
+        ttl = str(ttl_seconds)
         wake_at = "" if commit.wake_at is None else repr(commit.wake_at)
         data = commit.data if commit.step else snapshots.packed(commit.data)
         room_keys = {"room": self._room_key(commit.code), "chat": self._chat_key(commit.code)}
@@ -239,6 +252,9 @@ class RedisRoomStore:
             "data": data,
             "step": "1" if commit.step else "0",
             "ttl": ttl,
+            "keep": str(keep),
+            "expires_at": expires_at,
+            "renewed_until": repr(now + keep),
             "publish": self._publish,
             "channel": self.channel_of(commit.code),
             "code": commit.code,
@@ -247,10 +263,10 @@ class RedisRoomStore:
         index_args = {
             "wake_at": wake_at,
             "listing": commit.listing or "",
-            "expires_at": expires_at,
             "waiting": "1" if commit.waiting else "0",
         }
         if not self.cluster:
+            del index_keys["indexed"]  # the room's own version says which version wrote them
             keys, args = _COMMIT_ONE_NODE.bound(room_keys | index_keys, room_args | index_args)
             return await self._commit_room(commit, data, _COMMIT_ONE_NODE, keys, args)
         wake = index_keys["wake"]
@@ -264,7 +280,15 @@ class RedisRoomStore:
         await self._nodes.run(
             _INDEX,
             index_keys,
-            {"code": commit.code, "version": str(commit.version), **index_args, "ttl": ttl},
+            {
+                "code": commit.code,
+                "version": str(commit.version),
+                "wake_at": wake_at,
+                "listing": commit.listing or "",
+                "expires_at": expires_at,
+                "waiting": index_args["waiting"],
+                "ttl": ttl,
+            },
             retry=True,
         )
         return True
@@ -358,16 +382,17 @@ class RedisRoomStore:
 
     async def settle_wake(self, code: str, version: int, wake_at: float | None) -> None:
         index = self._index_keys(code)
-        await self._nodes.run(
-            _SETTLE_WAKE,
-            {"wake": index["wake"], "indexed": index["indexed"]},
-            {
-                "code": code,
-                "version": str(version),
-                "wake_at": "" if wake_at is None else repr(wake_at),
-            },
-            retry=True,
-        )
+        args = {
+            "code": code,
+            "version": str(version),
+            "wake_at": "" if wake_at is None else repr(wake_at),
+        }
+        if self.cluster:
+            keys = {"wake": index["wake"], "indexed": index["indexed"]}
+            await self._nodes.run(_SETTLE_WAKE, keys, args, retry=True)
+        else:
+            keys = {"wake": index["wake"], "room": self._room_key(code)}
+            await self._nodes.run(_SETTLE_WAKE_ONE_NODE, keys, args, retry=True)
 
     # Room messages
 

@@ -1,34 +1,72 @@
--- A function, not a script: write_room(room, chat, expected, version, data, step, ttl,
--- publish, channel, code) writes a room's next version if its stored one is ``expected``
--- (0 when absent), refreshes the time to live of the room and its chat, announces the version
--- on the room's channel, and returns 1; or 0 when the version moved. With ``step`` '1' the data
--- is the move that made the version, appended as field ``m<version>``; otherwise it is a new
--- snapshot, which drops the moves since the last one.
-local function write_room(room, chat, expected, version, data, step, ttl, publish, channel,
-                          code)
-  local current = redis.call('HGET', room, 'v')
-  if (current or '0') ~= expected then
-    return 0
+-- A function, not a script: write_room(room, chat, a, write_index) writes a room's next
+-- version (the table ``a``: expected, version, data, step, ttl, keep, expires_at,
+-- renewed_until, publish, channel, code) if its stored version is ``a.expected`` ('0' when
+-- absent), and announces it on the room's channel; false when the version moved.
+--
+-- With ``step`` '1' the data is the move that made the version, appended as field
+-- ``m<version>``; otherwise it is a new snapshot (``data``, its version ``s``), which drops the
+-- moves since the last one. Everything the room's hash gets is one HSET, read after one HMGET.
+--
+-- The time to live is sent only when it must change, not at every commit: the room's ``x``
+-- says until when it was last set to live (``renewed_until``: ``keep`` seconds, a little more
+-- than ``ttl``), and it is set again once that is sooner than ``expires_at`` (now and ``ttl``)
+-- or later than ``renewed_until`` (a shorter ``ttl`` now). A room so lives at least ``ttl``
+-- untouched and at most ``keep``. ``ttl`` 0 keeps the room (``x`` 'kept'). The chat list
+-- (``c``: the room has one) follows the room.
+--
+-- ``write_index``, if given, is called with the room's fields as read (``held``) and the
+-- fields to write, to write the room's indexes and add what it remembers of them.
+local function write_room(room, chat, a, write_index)
+  local held = redis.call('HMGET', room, 'v', 's', 'x', 'c', 'w', 'i')
+  if (held[1] or '0') ~= a.expected then
+    return false
   end
-  if step == '1' then
-    redis.call('HSET', room, 'v', version, 'm' .. version, data)
+  local fields = {'v', a.version}
+  if a.step == '1' then
+    table.insert(fields, 'm' .. a.version)
+    table.insert(fields, a.data)
   else
     local moved = {}
-    for n = tonumber(redis.call('HGET', room, 's') or expected) + 1, tonumber(expected) do
+    for n = tonumber(held[2] or a.expected) + 1, tonumber(a.expected) do
       table.insert(moved, 'm' .. n)
     end
     if #moved > 0 then
       redis.call('HDEL', room, unpack(moved))
     end
-    redis.call('HSET', room, 'v', version, 's', version, 'data', data)
+    table.insert(fields, 's')
+    table.insert(fields, a.version)
+    table.insert(fields, 'data')
+    table.insert(fields, a.data)
   end
-  if tonumber(ttl) > 0 then
-    redis.call('EXPIRE', room, ttl)
-    redis.call('EXPIRE', chat, ttl)
-  else
+  local lives
+  if tonumber(a.ttl) > 0 then
+    local lives_until = tonumber(held[3] or '')
+    if not lives_until or lives_until < tonumber(a.expires_at)
+        or lives_until > tonumber(a.renewed_until) then
+      lives = 'renewed'
+      table.insert(fields, 'x')
+      table.insert(fields, a.renewed_until)
+    end
+  elseif held[3] ~= 'kept' then
+    lives = 'kept'
+    table.insert(fields, 'x')
+    table.insert(fields, 'kept')
+  end
+  if write_index then
+    write_index(held, fields)
+  end
+  redis.call('HSET', room, unpack(fields))
+  if lives == 'renewed' then
+    redis.call('EXPIRE', room, a.keep)
+    if held[4] then
+      redis.call('EXPIRE', chat, a.keep)
+    end
+  elseif lives == 'kept' then
     redis.call('PERSIST', room)
-    redis.call('PERSIST', chat)
+    if held[4] then
+      redis.call('PERSIST', chat)
+    end
   end
-  redis.call(publish, channel, 'commit\n' .. code .. '\n' .. version)
-  return 1
+  redis.call(a.publish, a.channel, 'commit\n' .. a.code .. '\n' .. a.version)
+  return true
 end

@@ -13,7 +13,7 @@ import redis.asyncio
 from app.store import snapshots
 from app.store.base import Commit, RoomStore, StoredRoom, StoreEvent
 from app.store.memory import MemoryRoomStore
-from app.store.redis import RedisRoomStore
+from app.store.redis import TTL_SLACK, RedisRoomStore
 from tests.app.conftest import REDIS_URL, base_settings
 from tests.app.live import Client, bearer, connect_client, create_room, live_server
 from tests.redis_cluster import RedisCluster
@@ -224,6 +224,9 @@ async def test_a_wake_time_is_settled_unless_a_newer_version_indexed_its_own(
     assert await store.due(150.0) == (["AAAAAAAA"], 120.0)
     await store.settle_wake("AAAAAAAA", 2, None)
     assert await store.due(150.0) == ([], None)
+    # The next commit's wake time is the one version 2 had, before it was settled away.
+    await store.commit(commit(3, code="AAAAAAAA", wake_at=120.0))
+    assert await store.due(150.0) == (["AAAAAAAA"], 120.0)
 
 
 async def test_listed_rooms_follow_each_commit(store: RoomStore) -> None:
@@ -319,9 +322,43 @@ async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
     await store.commit(commit(1, code="AAAAAAAA", ttl=60))
     await store.commit(commit(1, code="BBBBBBBB", ttl=None))
     async with redis.asyncio.from_url(REDIS_URL) as client:
-        assert 0 < await client.ttl(f"{redis_prefix}{{AAAAAAAA}}:room") <= 60
+        assert 59 <= await client.ttl(f"{redis_prefix}{{AAAAAAAA}}:room") <= 60 + 60 // TTL_SLACK
         assert await client.ttl(f"{redis_prefix}{{BBBBBBBB}}:room") == -1
     await store.close()
+
+
+@pytest.mark.redis
+async def test_redis_renews_a_rooms_time_to_live_only_once_its_extra_is_spent(
+    redis_prefix: str,
+) -> None:
+    """A commit sends ``EXPIRE`` only when the room would otherwise live less than its time
+    to live from now, or more than that and its extra (``TTL_SLACK``): not once a move. Its
+    chat list is renewed with it."""
+    now = [1000.0]
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix, clock=lambda: now[0])
+    room, chat = f"{redis_prefix}{{ROOM0001}}:room", f"{redis_prefix}{{ROOM0001}}:chat"
+    longest = 600 + 600 // TTL_SLACK
+    try:
+        assert await store.commit(commit(1, ttl=600))
+        assert await store.chat("ROOM0001", '{"text":"hi"}', keep=10)
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            assert longest - 1 <= await client.ttl(room) <= longest
+            await client.expire(room, 30)  # as if Redis's clock had moved on, not the store's
+            await client.expire(chat, 30)
+            now[0] += 600 // TTL_SLACK - 1  # the extra is not spent yet
+            assert await store.commit(commit(2, "move 2", ttl=600, step=True))
+            assert await client.ttl(room) <= 30, "not renewed"
+            now[0] += 2  # now it is
+            assert await store.commit(commit(3, "move 3", ttl=600, step=True))
+            assert longest - 1 <= await client.ttl(room) <= longest, "renewed"
+            assert longest - 1 <= await client.ttl(chat) <= longest, "with its chat"
+            assert await store.commit(commit(4, ttl=60))  # back to a shorter time to live
+            assert await client.ttl(room) <= 60 + 60 // TTL_SLACK
+            assert await store.commit(commit(5, ttl=None))
+            assert await client.ttl(room) == -1
+            assert await client.ttl(chat) == -1
+    finally:
+        await store.close()
 
 
 @pytest.mark.redis
