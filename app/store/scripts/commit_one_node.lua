@@ -1,5 +1,5 @@
 -- KEYS: room chat wake listed listings waiting
--- ARGV: expected version data step ttl keep expires_at renewed_until publish channel code wake_at listing waiting
+-- ARGV: expected version data step ttl keep now publish channel code wake_at listing waiting
 -- A commit on one Redis node: the room (write_room) and its bucket's indexes in one script,
 -- so the indexes are written with the room or not at all, and only what changed is sent to
 -- them: the room remembers its wake time (``w``) and whether it is listed or waiting (``i``).
@@ -8,10 +8,9 @@
 -- changed first). 1 when written, 0 when the room's version moved.
 local a = {
   expected = ARGV[1], version = ARGV[2], data = ARGV[3], step = ARGV[4], ttl = ARGV[5],
-  keep = ARGV[6], expires_at = ARGV[7], renewed_until = ARGV[8], publish = ARGV[9],
-  channel = ARGV[10], code = ARGV[11],
+  keep = ARGV[6], now = ARGV[7], publish = ARGV[8], channel = ARGV[9], code = ARGV[10],
 }
-local wake_at, listing, waiting = ARGV[12], ARGV[13], ARGV[14]
+local wake_at, listing, waiting = ARGV[11], ARGV[12], ARGV[13]
 local wake, listed, listings, waiting_set = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 
 local function write_index(held, fields)

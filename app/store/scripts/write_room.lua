@@ -1,16 +1,17 @@
 -- A function, not a script: write_room(room, chat, a, write_index) writes a room's next
--- version (the table ``a``: expected, version, data, step, ttl, keep, expires_at,
--- renewed_until, publish, channel, code) if its stored version is ``a.expected`` ('0' when
--- absent), and announces it on the room's channel; false when the version moved.
+-- version (the table ``a``: expected, version, data, step, ttl, keep, now, publish, channel,
+-- code) if its stored version is ``a.expected`` ('0' when absent), and announces it on the
+-- room's channel; false when the version moved. It sets ``a.expires_at``: ``now`` and
+-- ``ttl``, or '+inf' for a room kept.
 --
 -- With ``step`` '1' the data is the move that made the version, appended as field
 -- ``m<version>``; otherwise it is a new snapshot (``data``, its version ``s``), which drops the
 -- moves since the last one. Everything the room's hash gets is one HSET, read after one HMGET.
 --
 -- The time to live is sent only when it must change, not at every commit: the room's ``x``
--- says until when it was last set to live (``renewed_until``: ``keep`` seconds, a little more
--- than ``ttl``), and it is set again once that is sooner than ``expires_at`` (now and ``ttl``)
--- or later than ``renewed_until`` (a shorter ``ttl`` now). A room so lives at least ``ttl``
+-- says until when it was last set to live (``keep`` seconds from then, a little more than
+-- ``ttl``), and it is set again once that is sooner than ``ttl`` from now, or later than
+-- ``keep`` from now (a shorter ``ttl`` now). A room so lives at least ``ttl``
 -- untouched and at most ``keep``. ``ttl`` 0 keeps the room (``x`` 'kept'). The chat list
 -- (``c``: the room has one) follows the room.
 --
@@ -39,15 +40,20 @@ local function write_room(room, chat, a, write_index)
     table.insert(fields, a.data)
   end
   local lives
-  if tonumber(a.ttl) > 0 then
+  local now, ttl = tonumber(a.now), tonumber(a.ttl)
+  if ttl > 0 then
+    a.expires_at = tostring(now + ttl)
     local lives_until = tonumber(held[3] or '')
-    if not lives_until or lives_until < tonumber(a.expires_at)
-        or lives_until > tonumber(a.renewed_until) then
+    local renewed_until = now + tonumber(a.keep)
+    if not lives_until or lives_until < now + ttl or lives_until > renewed_until then
       lives = 'renewed'
       table.insert(fields, 'x')
-      table.insert(fields, a.renewed_until)
+      table.insert(fields, tostring(renewed_until))
     end
-  elseif held[3] ~= 'kept' then
+  else
+    a.expires_at = '+inf'
+  end
+  if ttl == 0 and held[3] ~= 'kept' then
     lives = 'kept'
     table.insert(fields, 'x')
     table.insert(fields, 'kept')
