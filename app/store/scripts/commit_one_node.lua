@@ -24,7 +24,7 @@ local function write_index(held, fields)
     table.insert(fields, wake_at)
   end
   local was = held[6] or '00'
-  local now = (listing ~= '' and '1' or '0') .. waiting
+  local flags = (listing ~= '' and '1' or '0') .. waiting
   if listing ~= '' then
     redis.call('ZADD', listed, a.expires_at, a.code)
     redis.call('HSET', listings, a.code, listing)
@@ -37,9 +37,9 @@ local function write_index(held, fields)
   elseif string.sub(was, 2, 2) == '1' then
     redis.call('ZREM', waiting_set, a.code)
   end
-  if now ~= was then
+  if flags ~= was then
     table.insert(fields, 'i')
-    table.insert(fields, now)
+    table.insert(fields, flags)
   end
 end
 
