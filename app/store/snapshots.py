@@ -10,8 +10,6 @@ still pays.
 A move (120-250 B, ``app/rooms/moves.py``) is stored as it is: compressed and in base64 it
 would come out no smaller.
 
-A snapshot stored before they were compressed is the room's JSON, which starts with ``{``:
-``COMPRESSED`` tells the two apart, so rooms stored by an earlier release read as they are.
 Only the store's own process reads a snapshot: the scripts in Redis pass it through whole."""
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ import base64
 import zlib
 
 COMPRESSED = "zlib:"
-"""What a compressed snapshot starts with, and the room's JSON never does."""
+"""What a snapshot starts with: anything else in its place was not written by the store."""
 LEVEL = 3
 
 
@@ -31,7 +29,8 @@ def packed(text: str) -> str:
 
 
 def unpacked(stored: str) -> str:
-    """The room's JSON from a snapshot as the store holds it, compressed or not."""
+    """The room's JSON from a snapshot as the store holds it (``ValueError`` for anything
+    the store did not write)."""
     if not stored.startswith(COMPRESSED):
-        return stored  # written before snapshots were compressed
+        raise ValueError("a stored room's snapshot is not one the store wrote")
     return zlib.decompress(base64.b64decode(stored[len(COMPRESSED) :])).decode()
