@@ -12,14 +12,13 @@ service's ``Retry-After``, at most a minute), without holding up other deliverie
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
-import aiohttp
-from pywebpush import WebPushException, webpush_async
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.push import subscriptions
@@ -27,6 +26,9 @@ from app.push.keys import VapidKeys, keys_from_settings, load_keys
 from app.push.notices import Notice, Rendered, render
 from app.push.subscriptions import Device
 from app.settings import Settings
+
+if TYPE_CHECKING:
+    import aiohttp
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +119,14 @@ class PushSender:
             await asyncio.gather(*self._retries, return_exceptions=True)
 
     async def run(self) -> None:
-        """Drain the queue until cancelled."""
+        """Drain the queue until cancelled.
+
+        ``pywebpush`` and ``aiohttp`` (a second or more of imports on a busy machine) are
+        loaded here, in a thread: the server answers while they load.
+        """
+        await asyncio.to_thread(importlib.import_module, "pywebpush")
+        import aiohttp
+
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
             self._http = http
             while True:
@@ -158,6 +167,9 @@ class PushSender:
             await self._deliver(_Delivery(device, message))
 
     async def _deliver(self, delivery: _Delivery) -> None:
+        import aiohttp
+        from pywebpush import WebPushException, webpush_async
+
         assert self._http is not None
         keys = await self.keys()
         try:
@@ -179,7 +191,8 @@ class PushSender:
         else:
             self.counts.sent += 1
 
-    async def _failed(self, delivery: _Delivery, error: WebPushException) -> None:
+    async def _failed(self, delivery: _Delivery, error: Any) -> None:
+        """``error`` is ``pywebpush.WebPushException``, with the push service's response."""
         response = error.response
         status = getattr(response, "status", None)
         if status in (404, 410):

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { lobbyLife } from "./livegames.js";
+import { notifyPanel } from "./notify.js";
 import { playNowPanel } from "./playnow.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
@@ -246,6 +247,7 @@ export function lobbyPage(main, { navigate }) {
             h("div", { class: "field" }, h("label", { for: "join-code" }, "Room code"), h("div", { class: "inline" }, code, h("button", { type: "submit" }, "Find room"))),
           ),
           life.panel,
+          notifyPanel(),
           h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),
           history,
           h(
