@@ -6,7 +6,6 @@ import { api } from "./api.js";
 import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { lobbyLife } from "./livegames.js";
-import { notifyPanel } from "./notify.js";
 import { playNowPanel } from "./playnow.js";
 import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
 
@@ -266,6 +265,17 @@ export function lobbyPage(main, { navigate }) {
       ),
     ),
   );
+}
+
+/** "Tell me when it's my move": its Web Push code (push.js) loads only when used, or once allowed. */
+function notifyPanel() {
+  if (!("PushManager" in window && "Notification" in window)) return null;
+  const status = h("p", { class: "hint", role: "status" });
+  const button = h("button", { type: "button", "aria-pressed": "false" }, "Tell me when it's my move");
+  const push = () => import("./push.js").then((m) => m.control(button, status));
+  button.addEventListener("click", () => push().then((c) => c.toggle()));
+  if (Notification.permission === "granted") push();
+  return h("section", { class: "panel", "aria-labelledby": "notify-title" }, h("h2", { id: "notify-title" }, "Your move, told"), status, button);
 }
 
 /** /r/<code>: the room's summary and a name field; joining keeps the seat's token here. */

@@ -1,6 +1,7 @@
-// Web Push for this browser: loaded only when the player asks to be told of their move.
-// Turning on asks for permission, registers the service worker (/sw.js), subscribes with the
-// server's VAPID key and hands the subscription to the server under this browser's guest id.
+// Web Push for this browser: loaded only when the player uses the lobby's "Tell me when it's
+// my move" control (or allowed notifications before, to show its state). Turning on asks for
+// permission, registers the service worker (/sw.js), subscribes with the server's VAPID key and
+// hands the subscription to the server under this browser's guest id.
 
 import { playerId } from "./session.js";
 
@@ -62,4 +63,45 @@ export async function turnOff() {
   if (!subscription) return;
   await send("DELETE", "/api/push/subscriptions", { player_id: playerId(), endpoint: subscription.endpoint });
   await subscription.unsubscribe();
+}
+
+const ASK = "Tell me when it's my move";
+const STOP = "Stop telling me";
+const controls = new WeakMap();
+
+/** The lobby control's behaviour: its state shown in `button` and `status`, and a toggle. */
+export function control(button, status) {
+  if (controls.has(button)) return controls.get(button);
+  let toggled = false;
+  const state = {
+    on: false,
+    show() {
+      button.textContent = state.on ? STOP : ASK;
+      button.setAttribute("aria-pressed", String(state.on));
+      status.textContent = state.on ? "Notifications are on for this device." : "";
+    },
+    async toggle() {
+      toggled = true;
+      button.disabled = true;
+      try {
+        if (state.on) await turnOff();
+        else await turnOn();
+        state.on = !state.on;
+        state.show();
+      } catch (error) {
+        status.textContent = error.message;
+      } finally {
+        button.disabled = false;
+      }
+    },
+  };
+  controls.set(button, state);
+  isOn()
+    .then((on) => {
+      if (toggled) return;
+      state.on = on;
+      state.show();
+    })
+    .catch(() => {});
+  return state;
 }

@@ -1,6 +1,7 @@
 """Web Push in real Chromium: the lobby's control, the service worker registered at the site's
 root, and a push delivered to it (CDP ``ServiceWorker.deliverPushMessage``) shown as a
-notification that opens its table."""
+notification for its table. A tap on it (``notificationclick``) cannot be driven here: CDP has
+no way to click a notification, and a page cannot dispatch a trusted one."""
 
 from __future__ import annotations
 
@@ -105,3 +106,21 @@ def test_a_push_is_shown_as_a_notification_that_names_its_table(
     while len(shown := _shown(page)) < 2 and time.monotonic() < deadline:
         page.wait_for_timeout(50)
     assert sorted(n["data"]["url"] for n in shown) == ["/", "/room/ABCD"]
+
+
+def test_the_control_registers_the_worker_and_says_what_happened(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = open_page()
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    page.goto(server.url)
+    page.get_by_role("button", name="Tell me when it's my move").click()
+    status = page.locator("#notify-title ~ [role=status]")
+    expect(status).not_to_be_empty()
+    scope = page.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => r && r.scope)")
+    assert scope == f"{server.url}/"
+    # This Chromium has no push service to subscribe with: the control says why, and stays off.
+    # (Subscribing is proved against a local push service in tests/app/push/test_push.py.)
+    expect(status).to_contain_text("Registration failed")
+    button = page.get_by_role("button", name="Tell me when it's my move")
+    expect(button).to_have_attribute("aria-pressed", "false")
