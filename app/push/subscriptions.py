@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import PushSubscription
@@ -102,7 +103,16 @@ def check_device(endpoint: str, p256dh: str, auth: str, settings: Settings) -> D
 async def subscribe(session: AsyncSession, *, player_id: str, device: Device, limit: int) -> None:
     """Keep ``device`` for ``player_id`` (replacing the endpoint's earlier row, whoever's it
     was); ``SubscriptionError`` when the player already has ``limit`` other devices.
-    Commits."""
+    Commits. Two requests subscribing one endpoint at once both succeed: the one that loses
+    the race on the unique endpoint tries once more, and replaces the other's row."""
+    try:
+        await _subscribe(session, player_id=player_id, device=device, limit=limit)
+    except IntegrityError:
+        await session.rollback()
+        await _subscribe(session, player_id=player_id, device=device, limit=limit)
+
+
+async def _subscribe(session: AsyncSession, *, player_id: str, device: Device, limit: int) -> None:
     await session.execute(
         delete(PushSubscription).where(PushSubscription.endpoint == device.endpoint)
     )
