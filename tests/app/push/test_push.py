@@ -166,6 +166,7 @@ async def server(shared_url: str) -> AsyncIterator[Server]:
         push_notifications_per_minute=4,
         vapid_subject="mailto:ops@example.org",
         push_retries=2,
+        push_subscribes_per_minute=8,
     )
     app = create_app(settings, sessions=sessions)
     app.dependency_overrides[get_session] = session
@@ -392,3 +393,25 @@ def test_a_local_http_endpoint_needs_the_test_setting() -> None:
         check_endpoint("https://127.0.0.1/push/x", base_settings())
     assert check_endpoint("https://fcm.googleapis.com/fcm/send/x", base_settings())
     assert check_endpoint("https://updates.push.services.mozilla.com/wpush/v2/x", base_settings())
+
+
+async def test_subscribing_is_limited_per_address(
+    server: Server, push_service: PushService
+) -> None:
+    guest = str(uuid.uuid4())
+    device = Device(f"{push_service.base}/push/again")
+    for _ in range(8):
+        assert (await server.subscribe(guest, device)).status_code == 204
+    refused = await server.subscribe(guest, device)
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "too_many_attempts"
+
+
+async def test_notify_never_waits_and_a_full_queue_drops_the_notice(server: Server) -> None:
+    """The move path's call returns at once; past the queue's size a notice is dropped."""
+    settings = server.push.settings.model_copy(update={"push_queue_size": 2})
+    sender = PushSender(settings=settings, sessions=server.sessions)  # no task drains it
+    assert await sender.notify("p", YourMove("Ann", "ABCD"))
+    assert await sender.notify("p", YourMove("Ann", "ABCD"))
+    assert not await sender.notify("p", YourMove("Ann", "ABCD"))
+    assert (sender.counts.queued, sender.counts.dropped_full) == (2, 1)
