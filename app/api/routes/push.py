@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from app.api.deps import RuntimeDep, client_address
+from app.api.errors import Refusal
 from app.api.schemas import STRICT, GuestId
 from app.db.repository import public_player_id
 from app.db.session import SessionDep
@@ -85,7 +86,14 @@ async def read_push_key(push: PushDep) -> PushKeyPublic:
     return PushKeyPublic(public_key=keys.public_key)
 
 
-@router.post("/subscriptions", status_code=204, dependencies=[CountedSubscribing])
+_LIMITED: dict[int | str, dict[str, object]] = {
+    429: {"model": Refusal, "description": "Too many devices, or too many attempts."}
+}
+
+
+@router.post(
+    "/subscriptions", status_code=204, dependencies=[CountedSubscribing], responses=_LIMITED
+)
 async def create_subscription(
     body: SubscriptionCreate, session: SessionDep, push: PushDep
 ) -> Response:
@@ -106,7 +114,9 @@ async def create_subscription(
     return Response(status_code=204)
 
 
-@router.delete("/subscriptions", status_code=204, dependencies=[CountedSubscribing])
+@router.delete(
+    "/subscriptions", status_code=204, dependencies=[CountedSubscribing], responses=_LIMITED
+)
 async def delete_subscription(body: SubscriptionDelete, session: SessionDep) -> Response:
     """Turn notifications off for this device (a device that was not on answers 204 too)."""
     await subscriptions.unsubscribe(
