@@ -1,7 +1,8 @@
 """Web Push in real Chromium: the lobby's control, the service worker registered at the site's
 root, and a push delivered to it (CDP ``ServiceWorker.deliverPushMessage``) shown as a
-notification for its table. A tap on it (``notificationclick``) cannot be driven here: CDP has
-no way to click a notification, and a page cannot dispatch a trusted one."""
+notification for its table. CDP has no way to click a notification, so a tap
+(``notificationclick``) is tried by running the worker's script in the page against stand-ins
+for its clients (``TAP``)."""
 
 from __future__ import annotations
 
@@ -124,3 +125,53 @@ def test_the_control_registers_the_worker_and_says_what_happened(
     expect(status).to_contain_text("Registration failed")
     button = page.get_by_role("button", name="Tell me when it's my move")
     expect(button).to_have_attribute("aria-pressed", "false")
+
+
+TAP = """async ([tabs, data]) => {
+  // The worker's own script, run in the page against stand-ins for its clients: a tap on a
+  // notification is an event no test can make the browser send.
+  const opened = [];
+  const focused = [];
+  window.clients = {
+    matchAll: async () => tabs.map((url) => ({ url, focus: async () => focused.push(url) })),
+    openWindow: async (url) => opened.push(url),
+  };
+  if (!window.workerLoaded) {
+    await new Promise((done) => {
+      const script = document.createElement("script");
+      script.src = "/sw.js";
+      script.onload = done;
+      document.head.append(script);
+    });
+    window.workerLoaded = true;
+  }
+  const waits = [];
+  const event = new Event("notificationclick");
+  event.notification = { data, close() {} };
+  event.waitUntil = (promise) => waits.push(promise);
+  window.dispatchEvent(event);
+  await Promise.all(waits);
+  return { opened, focused };
+}"""
+
+
+def test_a_tap_focuses_the_tables_tab_or_opens_the_table(
+    open_page: OpenPage, server: Server
+) -> None:
+    page = open_page()
+    page.goto(server.url)
+    table = f"{server.url}/room/ABCD"
+    lobby = f"{server.url}/"
+
+    assert page.evaluate(TAP, [[lobby, table], {"url": "/room/ABCD"}]) == {
+        "opened": [],
+        "focused": [table],
+    }
+    assert page.evaluate(TAP, [[lobby], {"url": "/room/ABCD"}]) == {
+        "opened": [table],
+        "focused": [],
+    }
+    assert page.evaluate(TAP, [[], {"url": "https://evil.example/"}]) == {
+        "opened": [lobby],
+        "focused": [],
+    }
