@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from secure.middleware.asgi import SecureASGIMiddleware
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
@@ -15,12 +16,14 @@ from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
 from app.api.request_rate import RequestRate
-from app.api.routes import games, leaderboard, lobby, players, queue, reviews
+from app.api.routes import games, leaderboard, lobby, players, push, queue, reviews
 from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
 from app.db.recorder import default_recorder
+from app.db.session import default_session_factory
 from app.logs import redact_server_logs
 from app.matchmaking.running import running_lobby
+from app.push.sender import running_push
 from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
@@ -33,8 +36,10 @@ def create_app(
     *,
     store: RoomStore | None = None,
     recorder: GameRecorder | None = None,
+    sessions: async_sessionmaker[AsyncSession] | None = None,
 ) -> FastAPI:
-    """The app; the room store and the game recorder default to what the settings say."""
+    """The app; the room store, the game recorder and the database sessions notifications use
+    default to what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
@@ -47,8 +52,14 @@ def create_app(
                 recorder=recorder or default_recorder(),
             ) as runtime,
             running_lobby(runtime) as lobby_life,
+            running_push(
+                settings,
+                sessions or default_session_factory(),
+                hit=runtime.service.store.hit,
+            ) as push_sender,
         ):
             app.state.runtime = runtime
+            app.state.push = push_sender
             app.state.lobby = lobby_life
             app.state.lists = PublicLists(
                 store=runtime.service.store,
@@ -90,5 +101,6 @@ def create_app(
     app.include_router(reviews.router)
     app.include_router(players.router)
     app.include_router(leaderboard.router)
+    app.include_router(push.router)
     serve_client(app)
     return app

@@ -218,11 +218,51 @@ class Settings(BaseSettings):
     """The public lists (``GET /api/lobby``'s live games, ``GET /api/rooms``) are rebuilt at
     most this often, shared by every reader, and each page is a slice of them."""
 
+    # Web Push: telling a player it is their move while their tab is closed (app/push/).
+    vapid_private_key: str | None = None
+    """The VAPID private key (the raw P-256 key, base64url, 43 characters) push messages are
+    signed with. Unset, the server makes a key pair once and keeps it in the database."""
+    vapid_public_key: str | None = None
+    """The matching public key (base64url of the uncompressed point, 87 characters); checked
+    against the private key at start. Derived when unset."""
+    vapid_subject: str = "mailto:admin@localhost"
+    """How a push service reaches the operator (``mailto:`` or ``https:``), sent in VAPID."""
+    push_subscriptions_per_player: Annotated[int, Field(ge=1)] = 10
+    """Devices one player may have subscribed at once; past it, subscribing answers 429."""
+    push_notifications_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Notifications one player may be sent a minute, over every process; more are dropped."""
+    push_subscribes_per_minute: Annotated[int, Field(ge=1)] = 20
+    """Subscribe and unsubscribe requests one client address may make a minute."""
+    push_queue_size: Annotated[int, Field(ge=1)] = 1000
+    """Notifications waiting to be sent in one process; past it, new ones are dropped (the
+    caller, the move path, never waits for a push service)."""
+    push_retries: Annotated[int, Field(ge=0, le=5)] = 2
+    """Retries of a delivery the push service answered 429 or 5xx, with a growing pause."""
+    push_endpoint_hosts: Annotated[list[str], NoDecode] = [
+        "fcm.googleapis.com",
+        ".push.services.mozilla.com",
+        ".push.apple.com",
+        ".notify.windows.com",
+    ]
+    """Hosts a subscription's endpoint may name (comma-separated; a leading dot allows any
+    subdomain): the server sends requests there, so it never posts to an address a client
+    chose freely (``docs/security.md``)."""
+    push_allow_local_http: bool = False
+    """Also accept ``http://127.0.0.1:<port>/…`` endpoints: for tests with a local push
+    service only, never in production."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
             return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
+        return value
+
+    @field_validator("push_endpoint_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [host.strip().lower() for host in value.split(",") if host.strip()]
         return value
 
 

@@ -172,3 +172,36 @@ class GameReview(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     """Last queued or last progress: a job left unchanged too long was abandoned."""
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PushSubscription(Base):
+    """One device's Web Push subscription, for one player (``app.push``).
+
+    The endpoint is the push service's address for that device; it is unique, so a device
+    subscribed again (or by another player on the same browser) replaces its old row.
+    """
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    """The public player id (never the guest id the browser keeps)."""
+    endpoint: Mapped[str] = mapped_column(Text, unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    """The device's P-256 public key, base64url: what the payload is encrypted to."""
+    auth: Mapped[str] = mapped_column(String(32))
+    """The device's 16-byte authentication secret, base64url."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PushKey(Base):
+    """The server's VAPID key pair, made once and kept: one row, ``id`` 1."""
+
+    __tablename__ = "push_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    private_key: Mapped[str] = mapped_column(String(64))
+    """The raw P-256 private key, base64url."""
+    public_key: Mapped[str] = mapped_column(String(100))
+    """The uncompressed public point, base64url (what a browser subscribes with)."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

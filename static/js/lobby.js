@@ -246,6 +246,7 @@ export function lobbyPage(main, { navigate }) {
             h("div", { class: "field" }, h("label", { for: "join-code" }, "Room code"), h("div", { class: "inline" }, code, h("button", { type: "submit" }, "Find room"))),
           ),
           life.panel,
+          notifyPanel(),
           h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),
           history,
           h(
@@ -264,6 +265,17 @@ export function lobbyPage(main, { navigate }) {
       ),
     ),
   );
+}
+
+/** "Tell me when it's my move": its Web Push code (push.js) loads only when used, or once allowed. */
+function notifyPanel() {
+  if (!("PushManager" in window && "Notification" in window)) return null;
+  const status = h("p", { class: "hint", role: "status" });
+  const button = h("button", { type: "button", "aria-pressed": "false" }, "Tell me when it's my move");
+  const push = () => import("./push.js").then((m) => m.control(button, status));
+  button.addEventListener("click", () => push().then((c) => c.toggle()));
+  if (Notification.permission === "granted") push();
+  return h("section", { class: "panel", "aria-labelledby": "notify-title" }, h("h2", { id: "notify-title" }, "Your move, told"), status, button);
 }
 
 /** /r/<code>: the room's summary and a name field; joining keeps the seat's token here. */

@@ -51,6 +51,17 @@ async def replay_page(game_id: str) -> FileResponse:
     return _page("index.html")
 
 
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker (Web Push notifications), served from the root so that its scope is
+    the whole site; ``no-cache`` so that a new version is found at the next visit."""
+    return FileResponse(
+        STATIC_DIR / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
 @router.get("/help")
 async def help_page() -> FileResponse:
     return _page("help.html")

@@ -12,7 +12,14 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.migrate import alembic_config, downgrade, upgrade
 
-TABLES = {"games", "game_seats", "players", "game_reviews"}
+TABLES = {
+    "games",
+    "game_seats",
+    "players",
+    "game_reviews",
+    "push_subscriptions",
+    "push_keys",
+}
 
 
 @pytest.fixture(params=KINDS)
@@ -70,3 +77,15 @@ async def column_names(url: str, table: str) -> set[str]:
             return {column["name"] for column in columns}
     finally:
         await engine.dispose()
+
+
+async def test_push_subscriptions_come_and_go_with_revision_0006(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0003")
+    assert not await table_names(empty_url) & {"push_subscriptions", "push_keys"}
+
+    await asyncio.to_thread(upgrade, empty_url)
+    assert await table_names(empty_url) >= {"push_subscriptions", "push_keys"}
+
+    await asyncio.to_thread(downgrade, empty_url, "0003")
+    assert not await table_names(empty_url) & {"push_subscriptions", "push_keys"}
+    assert "game_reviews" in await table_names(empty_url)
