@@ -202,7 +202,7 @@ function newGuest() {
 
 function passkeyItem(passkey, remove) {
   const used = passkey.last_used_at ? `last used ${when(passkey.last_used_at)}` : "not used yet";
-  return h("li", { class: "passkey" }, h("span", {}, passkey.label), h("span", { class: "game-card-meta" }, `made ${when(passkey.created_at)}, ${used}`), h("button", { type: "button", onClick: () => remove(passkey) }, "Remove"));
+  return h("li", { class: "passkey" }, h("span", {}, passkey.label), h("span", { class: "game-card-meta" }, `made ${when(passkey.created_at)}, ${used}`), h("button", { type: "button", "aria-label": `Remove ${passkey.label}`, onClick: () => remove(passkey) }, "Remove"));
 }
 
 /** Signed in: the profile and everything the owner may change. */
