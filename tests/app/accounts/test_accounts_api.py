@@ -85,6 +85,7 @@ async def test_a_guest_makes_an_account_with_a_passkey_and_keeps_their_games(
     cookie = made.headers["set-cookie"]
     assert f"{SESSION_COOKIE}=" in cookie
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Secure" not in cookie
+    assert f"Max-Age={accounts_api.settings.session_days * 86400}" in cookie
 
     me = await accounts_api.client.get("/api/accounts/me")
     assert me.json() == account
@@ -120,6 +121,10 @@ async def test_another_device_signs_in_with_the_passkey_and_plays_as_the_account
         assert signed.status_code == 200, signed.text
         assert signed.json()["guest_id"] == made["guest_id"]
         assert (await phone.get("/api/accounts/me")).json()["name"] == "Ann"
+        # What the phone plays under that guest id is recorded for the account.
+        played = played_game([person(0, "Ann", signed.json()["guest_id"]), bot(1, "easy")])
+        await DatabaseRecorder(accounts_api.sessions).record(played)
+        assert (await accounts_api.client.get("/api/accounts/me")).json()["games"] == 1
 
 
 async def test_a_sign_in_is_refused_alike_for_an_unknown_passkey_and_a_forged_one(
