@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import Depends, Response
+from fastapi import Depends, Response, WebSocketException, status
 from starlette.requests import HTTPConnection
 
 from app.accounts.errors import AccountError, not_signed_in
@@ -77,12 +77,14 @@ async def signed_in(request: HTTPConnection) -> SignedIn | None:
     """The request's session, or None (no cookie, or a session that ended or never was).
 
     A cookie on a call that changes something, from a page that is not the site's own, is
-    refused (403 ``cross_site_request``) rather than ignored: it is someone else's page
-    trying to act for this visitor."""
+    refused (403 ``cross_site_request``; a WebSocket handshake is closed with 1008) rather
+    than ignored: it is someone else's page trying to act for this visitor."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
     if _changes_something(request) and not same_site_origin(request):
+        if request.scope["type"] == "websocket":
+            raise WebSocketException(status.WS_1008_POLICY_VIOLATION, "cross_site_request")
         raise _cross_site()
     digest = session_digest(token)
     account_id = await account_store(request).session_account(digest)

@@ -3,20 +3,35 @@ is closed; a call that changes something on a cookie's authority must come from 
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocket
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 from app.accounts.sessions import (
     SESSION_COOKIE,
     MaybeSignedIn,
     SignedInDep,
+    open_session,
     session_digest,
 )
 from tests.app.accounts.helpers import AccountsApi, make_account, same_site
+from tests.app.conftest import MakeSettings
+from tests.app.live import live_server
 
 
 def add_probe_routes(app: FastAPI) -> None:
-    """A route that says who is signed in, and one that needs someone, to change something."""
+    """A route that says who is signed in, one that needs someone, to change something, and a
+    WebSocket that says who opened it."""
+
+    @app.websocket("/api/probe/socket")
+    async def socket(websocket: WebSocket, signed: MaybeSignedIn) -> None:
+        await websocket.accept()
+        await websocket.send_json({"account": None if signed is None else signed.account_id})
+        await websocket.close()
 
     @app.get("/api/probe/who")
     async def who(signed: MaybeSignedIn) -> dict[str, str | None]:
@@ -83,3 +98,21 @@ async def test_reading_needs_no_origin(api: AccountsApi) -> None:
     async with api.device(cookies=ann.cookies) as browser:
         answer = await browser.get("/api/probe/who", headers={"origin": "https://evil.example"})
     assert answer.json() == {"account": ann.account_id}
+
+
+async def test_a_websocket_from_the_site_is_signed_in_and_one_from_elsewhere_refused(
+    make_settings: MakeSettings,
+) -> None:
+    async with live_server(make_settings()) as live:
+        add_probe_routes(live.app)
+        token = await open_session(live.app.state.accounts, account_id="ann", seconds=60)
+        url = f"ws://127.0.0.1:{live.port}/api/probe/socket"
+        cookie = {"cookie": f"{SESSION_COOKIE}={token}"}
+        async with connect(url, origin=Origin(live.base_url), additional_headers=cookie) as ws:
+            assert json.loads(await ws.recv()) == {"account": "ann"}
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(
+                url, origin=Origin("https://evil.example"), additional_headers=cookie
+            ):
+                pass
+        assert refused.value.response.status_code == 403
