@@ -467,3 +467,17 @@ async def test_no_answer_carries_another_player_s_secrets(accounts_api: Accounts
         assert bob.guest_id not in answer.text
         assert bob.token not in answer.text
         assert bob.account_id not in answer.text
+
+
+async def test_account_changes_are_limited_per_account(accounts_api: AccountsApi) -> None:
+    ann = await make_account(accounts_api.sessions, accounts_api.store, name="Ann")
+    accounts_api.settings.account_changes_per_account = 2
+    async with accounts_api.device(cookies=ann.cookies) as owner:
+        for name in ("Annie", "Anne"):
+            renamed = await owner.patch("/api/accounts/me", json={"name": name}, headers=SITE)
+            assert renamed.status_code == 200, renamed.text
+        refusal(
+            await owner.patch("/api/accounts/me", json={"name": "Ana"}, headers=SITE),
+            429,
+            "too_many_account_changes",
+        )
