@@ -10,12 +10,14 @@ from fastapi import FastAPI
 from secure.middleware.asgi import SecureASGIMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.accounts.store import AccountStore, account_store_for
 from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
 from app.api.request_rate import RequestRate
+from app.api.routes import accounts as account_routes
 from app.api.routes import games, leaderboard, lobby, players, push, queue, reviews
 from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
@@ -31,15 +33,26 @@ from app.store.base import RoomStore
 from app.transport.websocket import SHARED_COMPRESSION
 
 
+@asynccontextmanager
+async def running_accounts(store: AccountStore) -> AsyncIterator[AccountStore]:
+    """The sessions' store, started and stopped with the process."""
+    await store.start()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
 def create_app(
     settings: Settings | None = None,
     *,
     store: RoomStore | None = None,
     recorder: GameRecorder | None = None,
     sessions: async_sessionmaker[AsyncSession] | None = None,
+    accounts: AccountStore | None = None,
 ) -> FastAPI:
-    """The app; the room store, the game recorder and the database sessions notifications use
-    default to what the settings say."""
+    """The app; the room store, the game recorder, the database sessions notifications use and
+    the account store (sessions) default to what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
@@ -57,9 +70,11 @@ def create_app(
                 sessions or default_session_factory(),
                 hit=runtime.service.store.hit,
             ) as push_sender,
+            running_accounts(accounts or account_store_for(settings)) as account_store,
         ):
             app.state.runtime = runtime
             app.state.push = push_sender
+            app.state.accounts = account_store
             app.state.lobby = lobby_life
             app.state.lists = PublicLists(
                 store=runtime.service.store,
@@ -102,5 +117,6 @@ def create_app(
     app.include_router(players.router)
     app.include_router(leaderboard.router)
     app.include_router(push.router)
+    app.include_router(account_routes.router)
     serve_client(app)
     return app

@@ -33,6 +33,7 @@ const ROUTES = [
   { path: /^\/room\/([^/]+)\/?$/, title: SITE, show: (context, code) => roomPage(main, roomCode(code), context) },
   { path: /^\/games\/([^/]+)\/?$/, title: `Replay · ${SITE}`, show: (context, id) => replayPage(decodeURIComponent(id)) },
   { path: /^\/leaderboard\/?$/, title: `Leaderboard · ${SITE}`, show: () => leaderboardPage(main) },
+  { path: /^\/(account|link)\/?$/, title: `Account · ${SITE}`, show: (context, which) => import("./account.js").then((page) => page.accountPage(main, which, context)) },
 ];
 
 function roomCode(part) {
