@@ -13,7 +13,7 @@ import { createDrag } from "./drag.js";
 import { describe, kindsById, reasonsFor } from "./moves.js";
 import { optionButton } from "./movemenu.js";
 import { litPlaces, naturalOrder } from "./places.js";
-import { forgetSeat, seatIn } from "./session.js";
+import { forgetSeat, seatIn, signedIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { muteButton, play } from "./sound.js";
 import { fitNames } from "./seats.js";
@@ -83,6 +83,7 @@ export function roomPage(main, code, { navigate }) {
     hintAsked: false,
     focusVersion: null,
     focusMode: "",
+    friends: null,
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -175,6 +176,9 @@ export function roomPage(main, code, { navigate }) {
   main.replaceChildren(container);
   main.classList.add("wide");
   socket.connect();
+
+  // Friends see a signed-in player here and may be invited (friends.js: never for a guest).
+  if (seat && signedIn()) import("./friends.js").then((friends) => ((ui.friends = friends.tableFriends(code, seat)), draw()));
 
   const clockTimer = setInterval(updateClock, 1000);
   /** E takes the focus to End turn (Enter then ends it), from anywhere but a text field. */

@@ -58,3 +58,13 @@ export function playerId() {
   }
   return id;
 }
+
+/** Whether this browser was last known signed in (the session cookie is HttpOnly). */
+export function signedIn() {
+  return read("signed-in", false) === true;
+}
+
+export function setSignedIn(value) {
+  if (value) write("signed-in", true);
+  else localStorage.removeItem(PREFIX + "signed-in");
+}
