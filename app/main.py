@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from secure.middleware.asgi import SecureASGIMiddleware
 
+from app.accounts.store import AccountStore, account_store_for
 from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
@@ -26,13 +27,25 @@ from app.settings import Settings, get_settings
 from app.store.base import RoomStore
 
 
+@asynccontextmanager
+async def running_accounts(store: AccountStore) -> AsyncIterator[AccountStore]:
+    """The sessions' store, started and stopped with the process."""
+    await store.start()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
 def create_app(
     settings: Settings | None = None,
     *,
     store: RoomStore | None = None,
     recorder: GameRecorder | None = None,
+    accounts: AccountStore | None = None,
 ) -> FastAPI:
-    """The app; the room store and the game recorder default to what the settings say."""
+    """The app; the room store, the game recorder and the account store (sessions) default to
+    what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
@@ -45,8 +58,10 @@ def create_app(
                 recorder=recorder or default_recorder(),
             ) as runtime,
             running_lobby(runtime) as lobby_life,
+            running_accounts(accounts or account_store_for(settings)) as account_store,
         ):
             app.state.runtime = runtime
+            app.state.accounts = account_store
             app.state.lobby = lobby_life
             app.state.lists = PublicLists(
                 store=runtime.service.store,

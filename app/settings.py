@@ -212,6 +212,9 @@ class Settings(BaseSettings):
     """The public lists (``GET /api/lobby``'s live games, ``GET /api/rooms``) are rebuilt at
     most this often, shared by every reader, and each page is a slice of them."""
 
+    session_days: Annotated[int, Field(ge=1, le=400)] = 30
+    """How long a sign-in lasts on a device (its session in the live store, and its cookie)."""
+
     # Friends, presence and invitations (signed-in players only).
     max_friends: Annotated[int, Field(ge=1, le=1000)] = 200
     """Friends and requests sent one account may have at once (each poll reads every

@@ -1,4 +1,5 @@
-"""The tables: finished games, who sat where, rated players, game reviews, and friends.
+"""The tables: finished games, who sat where, rated players, game reviews, accounts with
+their passkeys, and friends.
 
 The same models serve SQLite (the embedded default) and Postgres; Alembic's migrations in
 ``migrations/`` create them.
@@ -11,12 +12,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Dialect,
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     SmallInteger,
     String,
@@ -172,6 +175,64 @@ class GameReview(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     """Last queued or last progress: a job left unchanged too long was abandoned."""
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Account(Base):
+    """A player who signed up: a display name of their own and the guest's history taken over.
+
+    Playing needs no account. A guest who makes one brings their guest id along: the games,
+    rating and reviews recorded under it are the account's from then on, and a device that
+    signs in plays under that same guest id (``guest_id``), so everything it plays counts for
+    the account too.
+    """
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Opaque and random (``secrets.token_hex``): it names the account in sessions and is the
+    WebAuthn user handle; never derived from anything the player typed."""
+    name: Mapped[str] = mapped_column(Text)
+    """The display name, as typed (``app.text.clean_text``'s rules, as seat names)."""
+    name_key: Mapped[str] = mapped_column(Text, unique=True)
+    """``app.text.folded_name(name)``: one account per look-alike name ("Ann", "ANN" and its
+    full-width form are one name)."""
+    player_id: Mapped[str] = mapped_column(String(32), unique=True)
+    """The public player id of the guest the account took over (``players.id`` once that guest
+    has a finished game; no foreign key, since a new guest has none yet). Unique: a guest's
+    history becomes one account's, once."""
+    guest_id: Mapped[str] = mapped_column(String(36))
+    """The secret guest id behind ``player_id``: handed only to a device signed in to this
+    account, so that its games are recorded under the account's player."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+
+    passkeys: Mapped[list[Passkey]] = relationship(
+        back_populates="account", order_by="Passkey.created_at", cascade="all, delete-orphan"
+    )
+
+
+class Passkey(Base):
+    """A WebAuthn credential that signs in to one account."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """The credential id, base64url without padding (at most 1023 bytes, WebAuthn says)."""
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    """The credential's COSE public key, as the authenticator gave it at registration."""
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    """The authenticator's signature counter (32 bits, unsigned), seen at its last use; 0 for
+    authenticators that keep none."""
+    transports: Mapped[list[str]] = mapped_column(Json)
+    """How the browser may reach the authenticator (``internal``, ``hybrid``, ``usb``, …)."""
+    label: Mapped[str] = mapped_column(Text)
+    """What the owner calls it in their list of passkeys."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    account: Mapped[Account] = relationship(back_populates="passkeys")
 
 
 class Friendship(Base):

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.migrate import alembic_config, downgrade, upgrade
 
-TABLES = {"games", "game_seats", "players", "game_reviews"}
+TABLES = {"games", "game_seats", "players", "game_reviews", "accounts", "passkeys"}
 
 
 @pytest.fixture(params=KINDS)
@@ -60,6 +60,19 @@ async def test_reviews_and_hints_come_and_go_with_revision_0003(empty_url: str) 
     await asyncio.to_thread(downgrade, empty_url, "0002")
     assert "game_reviews" not in await table_names(empty_url)
     assert "hints" not in await column_names(empty_url, "game_seats")
+
+
+async def test_accounts_and_passkeys_come_and_go_with_revision_0004(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0003")
+    assert not await table_names(empty_url) & {"accounts", "passkeys"}
+
+    await asyncio.to_thread(upgrade, empty_url)
+    assert await table_names(empty_url) >= {"accounts", "passkeys"}
+    assert "name_key" in await column_names(empty_url, "accounts")
+
+    await asyncio.to_thread(downgrade, empty_url, "0003")
+    assert not await table_names(empty_url) & {"accounts", "passkeys"}
+    assert "game_reviews" in await table_names(empty_url)
 
 
 async def column_names(url: str, table: str) -> set[str]:
