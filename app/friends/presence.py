@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Literal
 
+from app.rooms.model import Visibility
 from app.store.base import RoomStore
 
 LOBBY = "lobby"
-Visibility = Literal["public", "private"]
 
 
 @dataclass(frozen=True, slots=True)

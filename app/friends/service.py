@@ -230,7 +230,7 @@ async def circle(session: AsyncSession, *, me: str) -> Circle:
     friends: list[Someone] = []
     asked_me: list[Someone] = []
     asked: list[Someone] = []
-    for friendship, account_id, name in rows.tuples():
+    for friendship, account_id, name in rows:
         someone = Someone(id=account_id, name=name)
         if friendship.accepted_at is not None:
             friends.append(someone)
@@ -248,7 +248,7 @@ async def circle(session: AsyncSession, *, me: str) -> Circle:
         friends=friends,
         asked_me=asked_me,
         asked=asked,
-        blocked=[Someone(id=account_id, name=name) for account_id, name in blocked.tuples()],
+        blocked=[Someone(id=account_id, name=name) for account_id, name in blocked],
     )
 
 
@@ -326,8 +326,8 @@ async def invitations(
         .order_by(Invitation.created_at)
     )
     return (
-        [(row, Someone(id=i, name=n)) for row, i, n in incoming.tuples()],
-        [(row, Someone(id=i, name=n)) for row, i, n in outgoing.tuples()],
+        [(row, Someone(id=i, name=n)) for row, i, n in incoming],
+        [(row, Someone(id=i, name=n)) for row, i, n in outgoing],
     )
 
 

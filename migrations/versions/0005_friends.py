@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.schema import SchemaItem
 
 revision: str = "0005"
 down_revision: str | Sequence[str] | None = "0004"
@@ -18,7 +19,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _account(column: str, table: str, *, primary: bool = False) -> list[sa.SchemaItem]:
+def _account(column: str, table: str, *, primary: bool = False) -> list[SchemaItem]:
     """A column naming an account, and its foreign key (gone with the account)."""
     return [
         sa.Column(column, sa.String(32), nullable=False, primary_key=primary),

@@ -218,9 +218,12 @@ async def say_where(body: Here, me: Me, session: SessionDep, runtime: RuntimeDep
         )
     else:
         room = await _seated(runtime, body.code, body.token)
-        visibility = "public" if room.options.visibility == "public" else "private"
         await presence.say_at_table(
-            store, me.account_id, code=room.code, visibility=visibility, seconds=seconds
+            store,
+            me.account_id,
+            code=room.code,
+            visibility=room.options.visibility,
+            seconds=seconds,
         )
     return await _state(session, runtime, me.account_id)
 
