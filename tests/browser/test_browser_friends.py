@@ -12,10 +12,13 @@ import os
 import re
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -27,10 +30,25 @@ from app.db.session import create_engine, create_session_factory
 from tests.app.accounts.helpers import TestAccount, make_account
 from tests.app.conftest import REDIS_URL, redis_problem
 from tests.app.live import free_port
-from tests.browser.harness import ARTIFACTS, ROOT, WAIT_MS, Server, _wait_until_healthy
+from tests.browser.harness import ARTIFACTS, ROOT, WAIT_MS, Server
 from tests.conftest import need_service
 
 TABLE = re.compile(r"/room/[0-9A-Z]+$")
+STARTUP_SECONDS = 60.0
+"""A server on Redis may start slowly on a busy machine: longer than the harness's own wait."""
+
+
+def _wait_until_healthy(url: str, process: subprocess.Popen[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        assert process.poll() is None, "the server exited while starting"
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "the server did not start in time"
+        time.sleep(0.1)  # the process is still starting: there is no message to wait for yet
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +56,9 @@ def friends_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[S
     """The browser tests' app on its own port, its live store on Redis under a fresh prefix."""
     need_service("Redis", redis_problem())
     database = tmp_path_factory.mktemp("friends-db") / "friends.db"
-    upgrade(f"sqlite+aiosqlite:///{database}")
+    # Playwright's sync API runs an event loop in this thread: Alembic's goes in another.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(upgrade, f"sqlite+aiosqlite:///{database}").result()
     prefix = f"cash_stash_test:{uuid.uuid4().hex[:12]}:"
     port = free_port()
     env = {
@@ -59,7 +79,7 @@ def friends_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[S
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_healthy(url, process)
+        _wait_until_healthy(url, process, STARTUP_SECONDS)
         yield Server(url), prefix, database
     finally:
         process.terminate()
@@ -81,7 +101,8 @@ def signed_in_account(prefix: str, database: Path, name: str) -> TestAccount:
             await store.close()
             await engine.dispose()
 
-    return asyncio.run(made())
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, made()).result()
 
 
 @pytest.fixture
