@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.sessions import SignedIn, require_signed_in
 from app.api.deps import RuntimeDep, client_address
+from app.api.errors import Refusal
 from app.api.schemas import STRICT
 from app.db.session import SessionDep
 from app.friends import presence, service
@@ -25,7 +26,11 @@ from app.rooms.credentials import hash_token, normalize_room_code
 from app.rooms.model import Room
 from app.runtime import Runtime
 
-router = APIRouter(prefix="/api/friends", tags=["friends"])
+router = APIRouter(
+    prefix="/api/friends",
+    tags=["friends"],
+    responses={answer: {"model": Refusal} for answer in (401, 403, 404, 409, 429)},
+)
 
 Me = Annotated[SignedIn, Depends(require_signed_in)]
 AccountId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
