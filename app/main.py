@@ -15,6 +15,7 @@ from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
 from app.api.request_rate import RequestRate
+from app.api.routes import accounts as account_routes
 from app.api.routes import friends, games, leaderboard, lobby, players, queue, reviews
 from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
@@ -101,6 +102,7 @@ def create_app(
     app.include_router(reviews.router)
     app.include_router(players.router)
     app.include_router(leaderboard.router)
+    app.include_router(account_routes.router)
     app.include_router(friends.router)
     serve_client(app)
     return app

@@ -214,6 +214,24 @@ class Settings(BaseSettings):
 
     session_days: Annotated[int, Field(ge=1, le=400)] = 30
     """How long a sign-in lasts on a device (its session in the live store, and its cookie)."""
+    passkey_rp_id: str | None = None
+    """The WebAuthn relying party id passkeys are made for: the site's domain. Unset, the host
+    name each request was sent to (right for one public name; set it when there are several,
+    such as ``play.example`` and ``www.play.example``, to ``play.example``)."""
+    sign_ins_per_address: Annotated[int, Field(ge=1)] = 20
+    """Passkey sign-in attempts one client address may make a minute, across processes."""
+    sign_ins_per_account: Annotated[int, Field(ge=1)] = 20
+    """Failed passkey sign-ins an account may take an hour; past it, its sign-ins wait."""
+    ceremonies_per_address: Annotated[int, Field(ge=1)] = 30
+    """Passkey ceremonies (their options) one client address may begin a minute."""
+    registrations_per_address: Annotated[int, Field(ge=1)] = 10
+    """Accounts one client address may make an hour."""
+    link_lookups_per_address: Annotated[int, Field(ge=1)] = 10
+    """Device-link codes one client address may try a minute (right or wrong)."""
+    link_codes_per_account: Annotated[int, Field(ge=1)] = 10
+    """Device-link codes one account may be given an hour."""
+    account_changes_per_account: Annotated[int, Field(ge=1)] = 30
+    """Changes one account may make an hour: renames, passkeys added or removed."""
 
     # Friends, presence and invitations (signed-in players only).
     max_friends: Annotated[int, Field(ge=1, le=1000)] = 200

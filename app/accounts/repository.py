@@ -90,3 +90,60 @@ async def passkey_count(session: AsyncSession, *, account_id: str) -> int:
         select(func.count()).select_from(Passkey).where(Passkey.account_id == account_id)
     )
     return count or 0
+
+
+async def rename_account(session: AsyncSession, *, account: Account, name: str) -> None:
+    """Give the account another name (``name_taken`` when another account's looks like it);
+    flushed, not committed."""
+    cleaned, key = account_name(name)
+    taken = await session.scalar(
+        select(Account.id).where(Account.name_key == key, Account.id != account.id)
+    )
+    if taken is not None:
+        raise name_taken()
+    account.name, account.name_key = cleaned, key
+    try:
+        async with session.begin_nested():
+            await session.flush()
+    except IntegrityError:
+        raise name_taken() from None
+
+
+async def account_passkeys(session: AsyncSession, *, account_id: str) -> list[Passkey]:
+    """The account's passkeys, oldest first."""
+    rows = await session.scalars(
+        select(Passkey)
+        .where(Passkey.account_id == account_id)
+        .order_by(Passkey.created_at, Passkey.id)
+    )
+    return list(rows)
+
+
+async def add_passkey(session: AsyncSession, *, passkey: Passkey) -> None:
+    """Keep a new passkey; ``passkey_not_made`` if its credential is kept already."""
+    try:
+        async with session.begin_nested():
+            session.add(passkey)
+            await session.flush()
+    except IntegrityError:
+        raise AccountError(
+            "passkey_not_made", "That passkey is already in use; try another.", status=400
+        ) from None
+
+
+async def remove_passkey(session: AsyncSession, *, account_id: str, passkey_id: str) -> None:
+    """Remove one of the account's passkeys, never its last (``last_passkey``: once this
+    device's session ends it would be the only way in); ``passkey_not_found`` for a passkey
+    that is not the account's."""
+    # The account's row locked (Postgres) so that two removals at once cannot both leave one.
+    await session.execute(select(Account.id).where(Account.id == account_id).with_for_update())
+    passkey = await session.get(Passkey, passkey_id)
+    if passkey is None or passkey.account_id != account_id:
+        raise AccountError("passkey_not_found", "Your account has no such passkey.", status=404)
+    if await passkey_count(session, account_id=account_id) <= 1:
+        raise AccountError(
+            "last_passkey",
+            "This is your account's only passkey: add another before removing it.",
+        )
+    await session.delete(passkey)
+    await session.flush()

@@ -83,16 +83,28 @@ async def signed_in(request: HTTPConnection) -> SignedIn | None:
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
     if _changes_something(request) and not same_site_origin(request):
-        raise AccountError(
-            "cross_site_request",
-            "This request did not come from this site's own page, so it is refused.",
-            status=403,
-        )
+        raise _cross_site()
     digest = session_digest(token)
     account_id = await account_store(request).session_account(digest)
     if account_id is None:
         return None
     return SignedIn(account_id=account_id, session=digest)
+
+
+async def require_same_site(request: HTTPConnection) -> None:
+    """Refuse a call that changes something from a page that is not the site's own, signed in
+    or not (403 ``cross_site_request``): no other site may sign a visitor in to an account of
+    its choosing, or make one for them."""
+    if _changes_something(request) and not same_site_origin(request):
+        raise _cross_site()
+
+
+def _cross_site() -> AccountError:
+    return AccountError(
+        "cross_site_request",
+        "This request did not come from this site's own page, so it is refused.",
+        status=403,
+    )
 
 
 MaybeSignedIn = Annotated[SignedIn | None, Depends(signed_in)]

@@ -1,10 +1,10 @@
-// Friends, presence and invitations (docs/protocol.md, "Friends"): loaded only for a signed-in
-// player. The lobby's panel and a table's invite box both say where this page is every
+// Friends, presence and invitations (docs/protocol.md, "Friends, presence and invitations"):
+// loaded only for a signed-in player. The lobby's panel and a table's invite box both say where this page is every
 // `poll_seconds` (POST /api/friends/presence) and draw what the answer holds.
 
 import { api as rooms, call } from "./api.js";
 import { h, onLeave, render } from "./dom.js";
-import { playerId, rememberSeat, setSignedIn } from "./session.js";
+import { playerId, rememberSeat } from "./session.js";
 
 const NOTIFY_KEY = "cash-stash:notify";
 const id = encodeURIComponent;
@@ -47,7 +47,6 @@ function poller(here, draw, gone = () => {}) {
     } catch (error) {
       if (error.status === 401) {
         stopped = true;
-        setSignedIn(false);
         gone();
       }
     }

@@ -209,7 +209,7 @@ export function lobbyPage(main, { navigate }) {
           h("h1", { id: "lobby-title" }, "Cash Stash"),
           h("p", { class: "tagline" }, "Collect sets of assets, steal your rivals' exposed sets, protect your own."),
           life.counts,
-          h("p", {}, h("a", { href: "/help", class: "button hero-link" }, "How to play")),
+          h("p", {}, h("a", { href: "/help", class: "button hero-link" }, "How to play"), " ", h("a", { href: "/account", class: "button hero-link" }, "Sign in / Make an account")),
         ),
         heroCards(),
       ),

@@ -17,6 +17,7 @@ const ROUTES = [
   { path: /^\/room\/([^/]+)\/?$/, title: SITE, show: (context, code) => roomPage(main, roomCode(code), context) },
   { path: /^\/games\/([^/]+)\/?$/, title: `Replay · ${SITE}`, show: (context, id) => replayPage(main, decodeURIComponent(id)) },
   { path: /^\/leaderboard\/?$/, title: `Leaderboard · ${SITE}`, show: () => leaderboardPage(main) },
+  { path: /^\/(account|link)\/?$/, title: `Account · ${SITE}`, show: (context, which) => import("./account.js").then((page) => page.accountPage(main, which, context)) },
   { path: /^\/friend\/([^/]+)\/?$/, title: `Friend link · ${SITE}`, show: (context, code) => import("./friends.js").then((friends) => friends.friendLinkPage(main, decodeURIComponent(code))) },
 ];
 

@@ -3,7 +3,7 @@
 
 const PREFIX = "cash-stash:";
 
-function read(key, fallback) {
+export function read(key, fallback) {
   try {
     const raw = localStorage.getItem(PREFIX + key);
     return raw === null ? fallback : JSON.parse(raw);
@@ -12,7 +12,7 @@ function read(key, fallback) {
   }
 }
 
-function write(key, value) {
+export function write(key, value) {
   localStorage.setItem(PREFIX + key, JSON.stringify(value));
 }
 
@@ -59,12 +59,7 @@ export function playerId() {
   return id;
 }
 
-/** Whether this browser was last known signed in (the session cookie is HttpOnly). */
+/** Whether this browser signed in to an account (account.js keeps its guest id; the cookie is HttpOnly). */
 export function signedIn() {
-  return read("signed-in", false) === true;
-}
-
-export function setSignedIn(value) {
-  if (value) write("signed-in", true);
-  else localStorage.removeItem(PREFIX + "signed-in");
+  return read("account-player-id", null) !== null;
 }

@@ -124,10 +124,12 @@ def signed_in_page(
     context.add_cookies(
         [{"name": SESSION_COOKIE, "value": account.token, "url": server.url, "httpOnly": True}]
     )
-    # What the accounts page leaves behind on signing in: the lobby then loads the panel.
+    # What the account page leaves behind on signing in (static/js/account.js, adopt): the
+    # device plays under the account's guest id, and the lobby then loads the friends panel.
+    guest = f"JSON.stringify('{account.guest_id}')"
     context.add_init_script(
-        f"localStorage.setItem('cash-stash:signed-in', 'true');"
-        f"localStorage.setItem('cash-stash:player-id', JSON.stringify('{account.guest_id}'));"
+        f"localStorage.setItem('cash-stash:player-id', {guest});"
+        f"localStorage.setItem('cash-stash:account-player-id', {guest});"
     )
     page = context.new_page()
     errors: list[str] = []

@@ -31,6 +31,8 @@ def not_found_page() -> FileResponse:
 
 @router.get("/")
 @router.get("/leaderboard")
+@router.get("/account")
+@router.get("/link")
 async def client_page() -> FileResponse:
     return _page("index.html")
 
