@@ -1,6 +1,7 @@
 """Friends in the browser: two signed-in players (each a browser context of its own, its
 session cookie set directly, as if signed in) become friends from the lobby's panel, see each
-other online, and one invites the other to the table it waits at, who accepts and is seated.
+other online, and one invites the other to the table it waits at, who accepts and is seated;
+then a block holds.
 
 The app runs here on a Redis of its own key prefix, so that the test can open sessions in the
 store the server reads (``tests/app/accounts/helpers.py``), with a SQLite file for accounts."""
@@ -192,5 +193,9 @@ def test_friends_meet_and_an_invitation_accepted_seats_the_guest(
     expect(bea_friends.locator(".friend", has_text="Ann").get_by_test_id("presence")).to_have_text(
         re.compile(r"^at (a table|table [0-9A-Z]+)$")
     )
+    # A block holds: Ann no longer sees Bea, even at the table that waits for invitations.
+    bea_friends.get_by_role("button", name="Block Ann").click()
+    expect(bea_friends.get_by_role("list", name="Friends")).to_contain_text("No friends yet")
+    expect(invite_box).to_contain_text("None of your friends is online.")
     assert not ann_errors, ann_errors
     assert not bea_errors, bea_errors
