@@ -271,6 +271,31 @@ class Settings(BaseSettings):
     account_changes_per_account: Annotated[int, Field(ge=1)] = 30
     """Changes one account may make an hour: renames, passkeys added or removed."""
 
+    # Friends, presence and invitations (signed-in players only).
+    max_friends: Annotated[int, Field(ge=1, le=1000)] = 200
+    """Friends and requests sent one account may have at once (each poll reads every
+    friend's presence, so the list is bounded)."""
+    friends_poll_seconds: Annotated[float, Field(gt=0, le=10)] = 1.0
+    """How often a signed-in player's page asks for the friends panel (their presence, their
+    friends' and their invitations): a friend's change reaches them within this and a store
+    round trip."""
+    friends_presence_seconds: Annotated[float, Field(gt=0, le=300)] = 5.0
+    """A player is shown online (or at a table) this long after their page last said so."""
+    friend_lookups_per_minute: Annotated[int, Field(ge=1)] = 20
+    """Look-ups of a player by name or friend link one account may make a minute."""
+    friend_lookups_per_address: Annotated[int, Field(ge=1)] = 60
+    """Look-ups one client address may make a minute, over every account."""
+    friend_requests_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Friend requests one account may send a minute."""
+    friend_requests_per_address: Annotated[int, Field(ge=1)] = 30
+    """Friend requests one client address may send a minute, over every account."""
+    invitations_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Invitations to a table one account may send a minute."""
+    invitations_per_address: Annotated[int, Field(ge=1)] = 30
+    """Invitations one client address may send a minute, over every account."""
+    invitation_seconds: Annotated[int, Field(ge=10, le=86_400)] = 300
+    """An invitation to a table not answered this long expires."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from app.accounts.errors import AccountError
 from app.api.routes.pages import not_found_page
+from app.friends.errors import FriendError
 from app.rooms.errors import RoomError
 from app.text import TextRefused
 
@@ -109,7 +110,7 @@ async def _invalid_request(request: Request, error: Exception) -> Response:
 
 
 async def _room_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, RoomError | AccountError)
+    assert isinstance(error, RoomError | AccountError | FriendError)
     return JSONResponse(
         {"code": error.code, "detail": error.message},
         status_code=error.status,
@@ -166,6 +167,7 @@ def answer_errors_plainly(app: FastAPI) -> None:
     """Install the handlers that turn every refusal into ``{code, detail}``."""
     app.add_exception_handler(RoomError, _room_error)
     app.add_exception_handler(AccountError, _room_error)
+    app.add_exception_handler(FriendError, _room_error)
     app.add_exception_handler(TextRefused, _text_refused)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _http_error)

@@ -1,5 +1,5 @@
-"""The tables: finished games, who sat where, rated players, game reviews, and accounts with
-their passkeys.
+"""The tables: finished games, who sat where, rated players, game reviews, accounts with
+their passkeys, and friends.
 
 The same models serve SQLite (the embedded default) and Postgres; Alembic's migrations in
 ``migrations/`` create them.
@@ -266,3 +266,68 @@ class Passkey(Base):
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     account: Mapped[Account] = relationship(back_populates="passkeys")
+
+
+class Friendship(Base):
+    """A friend request, then a friendship, between two accounts: one row per pair (the lower
+    account id first), whichever of them asked, so a pair can never hold two."""
+
+    __tablename__ = "friendships"
+
+    low_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    high_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    requested_by: Mapped[str] = mapped_column(String(32))
+    """The account that asked (one of the two)."""
+    accepted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    """None while the request waits for an answer."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Block(Base):
+    """An account blocked by another: it cannot see the blocker's presence, ask them to be
+    friends, or invite them to a table."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class FriendLink(Base):
+    """The code of an account's friend link (``/friend/<code>``): whoever has it may find the
+    account and ask it to be friends."""
+
+    __tablename__ = "friend_links"
+
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Invitation(Base):
+    """An invitation from one account to a friend, to the table it sits at while it waits."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    guest_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    room_code: Mapped[str | None] = mapped_column(String(16))
+    """The table's code while the invitation waits; cleared once it is answered or expired (a
+    private room's code is what lets someone in, and is not kept longer than needed)."""
+    status: Mapped[str] = mapped_column(String(16))
+    """``pending``, ``accepted``, ``declined`` or ``expired``."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

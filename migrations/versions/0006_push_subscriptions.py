@@ -1,7 +1,7 @@
 """Web Push: each device's subscription, and the server's VAPID key pair.
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 Create Date: 2026-12-04
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | Sequence[str] | None = "0003"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

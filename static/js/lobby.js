@@ -7,7 +7,7 @@ import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { lobbyLife } from "./livegames.js";
 import { playNowPanel } from "./playnow.js";
-import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
+import { playerId, playerName, rememberSeat, seatIn, setPlayerName, signedIn } from "./session.js";
 
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
 const RULES = Object.entries(RULE_NAMES);
@@ -193,6 +193,9 @@ export function lobbyPage(main, { navigate }) {
     .catch(() => {});
 
   const life = lobbyLife();
+  // A guest never loads the friends panel's code.
+  const friendsSlot = h("div", { class: "friends-slot" });
+  if (signedIn()) import("./friends.js").then((friends) => friends.friendsPanel(friendsSlot, { navigate }));
   main.replaceChildren(
     h(
       "div",
@@ -245,6 +248,7 @@ export function lobbyPage(main, { navigate }) {
             h("h2", { id: "join-title" }, "Join by code"),
             h("div", { class: "field" }, h("label", { for: "join-code" }, "Room code"), h("div", { class: "inline" }, code, h("button", { type: "submit" }, "Find room"))),
           ),
+          friendsSlot,
           life.panel,
           notifyPanel(),
           h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),

@@ -16,7 +16,7 @@ import { litPlaces, naturalOrder, whyNot } from "./places.js";
 import { endTurnShortcut, placeFocus, revealGameOver } from "./room/focus.js";
 import { openPopovers, placePopover } from "./room/popovers.js";
 import { sideColumn } from "./room/side.js";
-import { forgetSeat, seatIn } from "./session.js";
+import { forgetSeat, seatIn, signedIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { cuesFor, muteButton, play } from "./sound.js";
 import { fitNames } from "./seats.js";
@@ -63,6 +63,7 @@ export function roomPage(main, code, { navigate }) {
     hintAsked: false,
     focusVersion: null,
     focusMode: "",
+    friends: null,
   };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
@@ -155,6 +156,9 @@ export function roomPage(main, code, { navigate }) {
   main.replaceChildren(container);
   main.classList.add("wide");
   socket.connect();
+
+  // Friends see a signed-in player here and may be invited (friends.js: never for a guest).
+  if (seat && signedIn()) import("./friends.js").then((friends) => ((ui.friends = friends.tableFriends(code, seat)), draw()));
 
   const clockTimer = setInterval(updateClock, 1000);
   const stopShortcut = endTurnShortcut(mainSlot);

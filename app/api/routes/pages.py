@@ -48,6 +48,12 @@ async def room_page(code: str) -> FileResponse:
     return _page("index.html")
 
 
+@router.get("/friend/{code}")
+async def friend_link_page(code: str) -> FileResponse:
+    """A friend link: the client asks a signed-in visitor whether to ask its owner."""
+    return _page("index.html")
+
+
 @router.get("/games/{game_id}")
 async def replay_page(game_id: str) -> FileResponse:
     return _page("index.html")
