@@ -27,7 +27,6 @@ from app.rooms.model import (
     dump_engine_state,
     extended_log,
     log_text,
-    remember_engine_state,
 )
 from app.rooms.recording import FinishedGame, PlayerRecord
 from app.rooms.stand_ins import stand_in_entry
@@ -111,7 +110,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
         to_act=engine.to_act(state),
         started_at=now,
     )
-    remember_engine_state(room.code, room.game.state, state)
+    room.game.keep_engine_state(state)
     return room
 
 
@@ -173,7 +172,7 @@ def apply(
     game.log = extended_log(
         game.log, [*explained, *engine.log_entries(state, since=before), *handed]
     )
-    remember_engine_state(room.code, game.state, state)
+    game.keep_engine_state(state)
     game.to_act = engine.to_act(state)
     game.deadline = None
     game.ai_due = None

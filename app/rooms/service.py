@@ -20,7 +20,6 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.model import (
-    DECODED_ROOMS,
     AiLevel,
     Room,
     RoomOptions,
@@ -41,10 +40,11 @@ _GAMES_IN_PLAY = "games_in_play"
 every process: each held only while a person is at it (``_count_toward_ceiling``)."""
 _COUNTED_ROOMS = 10_000
 """Rooms remembered as counted here before the spent ones are let go."""
-HELD_ROOMS = DECODED_ROOMS
-"""Rooms this process keeps decoded as last committed or seen, so that a move neither reads
-the room back from the store nor decodes its own published commit again; each with its engine
-state decoded."""
+HELD_ROOMS = 4096
+"""Rooms this process keeps as last committed or seen, so that a move neither reads the room
+back from the store nor decodes its own published commit again; each with its engine state
+decoded (``Game.keep_engine_state``): past this many, the room that moved longest ago is read
+and decoded again at its next move."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,6 +184,6 @@ async def test_moves_that_do_not_apply_to_the_held_copy_have_the_room_read_whole
             raise ValueError("not this room's move")
         return replay(room, text)
 
-    monkeypatch.setattr(moves, "replay", refused_on_the_held_copy)
+    monkeypatch.setattr(play, "replay", refused_on_the_held_copy)
     read = await holder.load(room.code)
     assert read is not None and room_text(read) == room_text(acted.room)
