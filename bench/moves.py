@@ -3,7 +3,7 @@
 Plays a seeded random 4-player advanced game through the room layer and, at a few points,
 times what the server does for each move: apply it to the room (``play.apply``: the engine,
 the room copy and the state's text), what the store is sent (the room's text, or the move's:
-``app/rooms/moves.py``), what a process that holds the room does with a move another made
+``play.Move.text``), what a process that holds the room does with a move another made
 (replays it) and what it did before moves were appended (read the whole room), and every seat's
 ``state`` message as sent to a connection that was sent the version before (views, legal and
 blocked actions, JSON; the log entries of that one move). The sizes are seat 0's state as
@@ -37,7 +37,7 @@ from app.rooms.model import (  # noqa: E402
     room_of_text,
     room_text,
 )
-from app.rooms.moves import Move, replay  # noqa: E402
+from app.rooms.play import Move, replay  # noqa: E402
 from app.transport.deflate import SharedCompression  # noqa: E402
 from app.ws.snapshot import LogMark, Snapshot  # noqa: E402
 

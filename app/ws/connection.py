@@ -27,6 +27,7 @@ from app.text import TextRefused, clean_text
 from app.transport.deflate import SharedCompression
 from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import Text, send_now_of
+from app.ws.hub import Hub
 from app.ws.limits import AddressBudget, TokenBucket, WholeStates
 from app.ws.messages import (
     CLIENT_TYPES,
@@ -122,6 +123,7 @@ class Connection:
         code: str,
         token_hash: str | None,
         service: RoomService,
+        hub: Hub,
         settings: Settings,
         metrics: Metrics,
         address: str = "unknown",
@@ -136,6 +138,8 @@ class Connection:
         self._code = code
         self._token_hash = token_hash
         self._service = service
+        self._hub = hub
+        """Where the rooms this connection commits go, to reach every seat here."""
         self._settings = settings
         self._metrics = metrics
         self._queue: LeanQueue[_Item | None] = LeanQueue(settings.ws_queue_size)
@@ -464,17 +468,19 @@ class Connection:
                 if room is not None:
                     self.deliver(Snapshot(room, self._compression))
             return
-        if acted.repeated:
-            # Applied before: the client is told so, and at which version, in a few bytes.
-            # Its state it has had, or will have as every connection does: sent again, it
-            # cost the whole view and log for each repeat (issue 44).
-            version = play.remembered(acted.room, acted.seat, message.ref)
-            applied: AppliedMessage = {
-                "type": "applied",
-                "ref": message.ref,
-                "version": acted.room.version if version is None else version,
-            }
-            await self._reply(dict(applied))
+        if not acted.repeated:
+            self._hub.committed(acted.room)
+            return
+        # Applied before: the client is told so, and at which version, in a few bytes. Its
+        # state it has had, or will have as every connection does: sent again, it cost the
+        # whole view and log for each repeat (issue 44).
+        version = play.remembered(acted.room, acted.seat, message.ref)
+        applied: AppliedMessage = {
+            "type": "applied",
+            "ref": message.ref,
+            "version": acted.room.version if version is None else version,
+        }
+        await self._reply(dict(applied))
 
     async def _resync_now(self) -> None:
         """Send the room summary and the whole state of the room as it is now. Asked for
@@ -537,4 +543,6 @@ class Connection:
         chat = ChatMessage(seat=seat, name=player.name, text=text, at=time.time())
         await say(self._service.store, self._code, chat.model_dump_json())
         if player.away:
-            await self._service.set_presence(self._code, self._token_hash, connected=True)
+            self._hub.committed(
+                await self._service.set_presence(self._code, self._token_hash, connected=True)
+            )

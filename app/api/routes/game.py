@@ -214,6 +214,7 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         code=code,
         token_hash=token_hash,
         service=service,
+        hub=hub,
         settings=settings,
         metrics=runtime.metrics,
         address=address,
