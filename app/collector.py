@@ -23,14 +23,14 @@ same CPU in all (0.9 s of collection in 30 s), and the p99 of a 30 s step at 500
 FULL_EVERY = 36_000
 """Young collections on the clock between two full ones (every hour). What outlives a young
 collection is not walked again until then: in play it is every room's current copy and each
-connection's objects, and no garbage. Middle collections, every five minutes until round
-sixteen, found next to nothing in play (six of seven freed 0 objects at 1,000 rooms and 500
-moves/s) and walked 80,000-170,000 live objects each time, stalling every room for 20-170 ms.
-The cyclic garbage that used to reach them, every connection that ended (about 50 objects
-each, with its deflate state and transport), is freed at once now
+connection's objects, and no garbage. Middle collections by counts, measured every five
+minutes, found next to nothing in play (six of seven freed 0 objects at 1,000 rooms and 500
+moves/s) and walked 80,000-170,000 live objects each time, stalling every room for 20-170 ms:
+none run. The cyclic garbage that would reach them, every connection that ended (about 50
+objects each, with its deflate state and transport), is freed as it ends
 (``tests/app/transport/test_connections_freed.py``). The full collection is the backstop for
 whatever else (a few dozen objects every two seconds in a soak): 0.3-0.5 s at 1,000 rooms and
-4,000 connections (``docs/performance.md``, round sixteen)."""
+4,000 connections (``docs/performance.md``, "Memory per connection, and the collector")."""
 
 _tuned = False
 

@@ -4,26 +4,43 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from secure.middleware.asgi import SecureASGIMiddleware
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.accounts.store import AccountStore, account_store_for
 from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
 from app.api.request_rate import RequestRate
-from app.api.routes import games, leaderboard, lobby, players, queue, reviews
+from app.api.routes import accounts as account_routes
+from app.api.routes import friends, games, leaderboard, lobby, players, push, queue, reviews
 from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
 from app.db.recorder import default_recorder
+from app.db.session import default_session_factory
 from app.logs import redact_server_logs
 from app.matchmaking.running import running_lobby
+from app.push.sender import running_push
 from app.rooms.recording import GameRecorder
 from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
+from app.transport.websocket import SHARED_COMPRESSION
+
+
+@asynccontextmanager
+async def running_accounts(store: AccountStore) -> AsyncIterator[AccountStore]:
+    """The sessions' store, started and stopped with the process."""
+    await store.start()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 def create_app(
@@ -31,13 +48,16 @@ def create_app(
     *,
     store: RoomStore | None = None,
     recorder: GameRecorder | None = None,
+    sessions: async_sessionmaker[AsyncSession] | None = None,
+    accounts: AccountStore | None = None,
 ) -> FastAPI:
-    """The app; the room store and the game recorder default to what the settings say."""
+    """The app; the room store, the game recorder, the database sessions notifications use and
+    the account store (sessions) default to what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         async with (
             running(
                 settings,
@@ -45,8 +65,16 @@ def create_app(
                 recorder=recorder or default_recorder(),
             ) as runtime,
             running_lobby(runtime) as lobby_life,
+            running_push(
+                settings,
+                sessions or default_session_factory(),
+                hit=runtime.service.store.hit,
+            ) as push_sender,
+            running_accounts(accounts or account_store_for(settings)) as account_store,
         ):
             app.state.runtime = runtime
+            app.state.push = push_sender
+            app.state.accounts = account_store
             app.state.lobby = lobby_life
             app.state.lists = PublicLists(
                 store=runtime.service.store,
@@ -55,7 +83,9 @@ def create_app(
                 live_entries=lobby.MAX_LIVE_OFFSET + lobby.LIVE_PAGE,
                 room_entries=settings.max_waiting_rooms + rooms.LIST_PAGE,
             )
-            yield
+            # The lifespan's state reaches the server's WebSocket protocol too: its frames
+            # are compressed by the runtime's compression, which the snapshots tell.
+            yield {SHARED_COMPRESSION: runtime.compression}
 
     app = FastAPI(
         title="Cash Stash",
@@ -86,5 +116,8 @@ def create_app(
     app.include_router(reviews.router)
     app.include_router(players.router)
     app.include_router(leaderboard.router)
+    app.include_router(push.router)
+    app.include_router(account_routes.router)
+    app.include_router(friends.router)
     serve_client(app)
     return app

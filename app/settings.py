@@ -63,6 +63,12 @@ class Settings(BaseSettings):
     """Sustained client message rate allowed per connection (token bucket refill)."""
     ws_burst: int = 30
     """Client messages a connection may send at once (token bucket size)."""
+    ws_messages_per_address_per_second: Annotated[float, Field(gt=0)] = 40.0
+    """Sustained client message rate allowed per client address, over all its connections in
+    a process: without it, an address's 64 connections could each send its own
+    ``ws_messages_per_second``."""
+    ws_messages_per_address_burst: Annotated[int, Field(ge=1)] = 120
+    """Client messages one address may send at once, over all its connections in a process."""
     ws_compression: bool = True
     """Offer per-message deflate on WebSockets, without context takeover: a state is
     compressed once for every connection that is sent it, and no connection keeps zlib state
@@ -212,11 +218,96 @@ class Settings(BaseSettings):
     """The public lists (``GET /api/lobby``'s live games, ``GET /api/rooms``) are rebuilt at
     most this often, shared by every reader, and each page is a slice of them."""
 
+    # Web Push: telling a player it is their move while their tab is closed (app/push/).
+    vapid_private_key: str | None = None
+    """The VAPID private key (the raw P-256 key, base64url, 43 characters) push messages are
+    signed with. Unset, the server makes a key pair once and keeps it in the database."""
+    vapid_public_key: str | None = None
+    """The matching public key (base64url of the uncompressed point, 87 characters); checked
+    against the private key at start. Derived when unset."""
+    vapid_subject: str = "mailto:admin@localhost"
+    """How a push service reaches the operator (``mailto:`` or ``https:``), sent in VAPID."""
+    push_subscriptions_per_player: Annotated[int, Field(ge=1)] = 10
+    """Devices one player may have subscribed at once; past it, subscribing answers 429."""
+    push_notifications_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Notifications one player may be sent a minute, over every process; more are dropped."""
+    push_subscribes_per_minute: Annotated[int, Field(ge=1)] = 20
+    """Subscribe and unsubscribe requests one client address may make a minute."""
+    push_queue_size: Annotated[int, Field(ge=1)] = 1000
+    """Notifications waiting to be sent in one process; past it, new ones are dropped (the
+    caller, the move path, never waits for a push service)."""
+    push_retries: Annotated[int, Field(ge=0, le=5)] = 2
+    """Retries of a delivery the push service answered 429 or 5xx, with a growing pause."""
+    push_endpoint_hosts: Annotated[list[str], NoDecode] = [
+        "fcm.googleapis.com",
+        ".push.services.mozilla.com",
+        ".push.apple.com",
+        ".notify.windows.com",
+    ]
+    """Hosts a subscription's endpoint may name (comma-separated; a leading dot allows any
+    subdomain): the server sends requests there, so it never posts to an address a client
+    chose freely (``docs/security.md``)."""
+    push_allow_local_http: bool = False
+    """Also accept ``http://127.0.0.1:<port>/…`` endpoints: for tests with a local push
+    service only, never in production."""
+    session_days: Annotated[int, Field(ge=1, le=400)] = 30
+    """How long a sign-in lasts on a device (its session in the live store, and its cookie)."""
+    passkey_rp_id: str | None = None
+    """The WebAuthn relying party id passkeys are made for: the site's domain. Unset, the host
+    name each request was sent to (right for one public name; set it when there are several,
+    such as ``play.example`` and ``www.play.example``, to ``play.example``)."""
+    sign_ins_per_address: Annotated[int, Field(ge=1)] = 20
+    """Passkey sign-in attempts one client address may make a minute, across processes."""
+    sign_ins_per_account: Annotated[int, Field(ge=1)] = 20
+    """Failed passkey sign-ins an account may take an hour; past it, its sign-ins wait."""
+    ceremonies_per_address: Annotated[int, Field(ge=1)] = 30
+    """Passkey ceremonies (their options) one client address may begin a minute."""
+    registrations_per_address: Annotated[int, Field(ge=1)] = 10
+    """Accounts one client address may make an hour."""
+    link_lookups_per_address: Annotated[int, Field(ge=1)] = 10
+    """Device-link codes one client address may try a minute (right or wrong)."""
+    link_codes_per_account: Annotated[int, Field(ge=1)] = 10
+    """Device-link codes one account may be given an hour."""
+    account_changes_per_account: Annotated[int, Field(ge=1)] = 30
+    """Changes one account may make an hour: renames, passkeys added or removed."""
+
+    # Friends, presence and invitations (signed-in players only).
+    max_friends: Annotated[int, Field(ge=1, le=1000)] = 200
+    """Friends and requests sent one account may have at once (each poll reads every
+    friend's presence, so the list is bounded)."""
+    friends_poll_seconds: Annotated[float, Field(gt=0, le=10)] = 1.0
+    """How often a signed-in player's page asks for the friends panel (their presence, their
+    friends' and their invitations): a friend's change reaches them within this and a store
+    round trip."""
+    friends_presence_seconds: Annotated[float, Field(gt=0, le=300)] = 5.0
+    """A player is shown online (or at a table) this long after their page last said so."""
+    friend_lookups_per_minute: Annotated[int, Field(ge=1)] = 20
+    """Look-ups of a player by name or friend link one account may make a minute."""
+    friend_lookups_per_address: Annotated[int, Field(ge=1)] = 60
+    """Look-ups one client address may make a minute, over every account."""
+    friend_requests_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Friend requests one account may send a minute."""
+    friend_requests_per_address: Annotated[int, Field(ge=1)] = 30
+    """Friend requests one client address may send a minute, over every account."""
+    invitations_per_minute: Annotated[int, Field(ge=1)] = 10
+    """Invitations to a table one account may send a minute."""
+    invitations_per_address: Annotated[int, Field(ge=1)] = 30
+    """Invitations one client address may send a minute, over every account."""
+    invitation_seconds: Annotated[int, Field(ge=10, le=86_400)] = 300
+    """An invitation to a table not answered this long expires."""
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
             return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
+        return value
+
+    @field_validator("push_endpoint_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [host.strip().lower() for host in value.split(",") if host.strip()]
         return value
 
 

@@ -38,6 +38,7 @@ def moves_pieces(games: int) -> list[list[tuple[bytes, ...]]]:
     """Every move's four states, each as the pieces the server compresses one by one (a piece
     shared by several states is the same object in each)."""
     moves: list[list[tuple[bytes, ...]]] = []
+    compression = deflate.SharedCompression()
     for seed in range(1, games + 1):
         room, rng = started(seed), random.Random(seed)
         marks: list[LogMark | None] = [None] * 4
@@ -46,13 +47,13 @@ def moves_pieces(games: int) -> list[list[tuple[bytes, ...]]]:
             action = rng.choice([each for each in legal if each["type"] != "concede"] or legal)
             room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
             room.version += 1
-            snapshot = Snapshot(room)
+            snapshot = Snapshot(room, compression)
             states = []
             for seat in range(4):
                 rendered = snapshot.state_text(seat, marks[seat])
                 assert rendered is not None
                 text, marks[seat] = rendered
-                states.append(deflate.pieces_of(text) or (text,))
+                states.append(compression.pieces_of(text) or (text,))
             moves.append(states)
     return moves
 

@@ -3,7 +3,7 @@
 Plays a seeded random 4-player advanced game through the room layer and, at a few points,
 times what the server does for each move: apply it to the room (``play.apply``: the engine,
 the room copy and the state's text), what the store is sent (the room's text, or the move's:
-``app/rooms/moves.py``), what a process that holds the room does with a move another made
+``play.Move.text``), what a process that holds the room does with a move another made
 (replays it) and what it did before moves were appended (read the whole room), and every seat's
 ``state`` message as sent to a connection that was sent the version before (views, legal and
 blocked actions, JSON; the log entries of that one move). The sizes are seat 0's state as
@@ -37,7 +37,8 @@ from app.rooms.model import (  # noqa: E402
     room_of_text,
     room_text,
 )
-from app.rooms.moves import Move, replay  # noqa: E402
+from app.rooms.play import Move, replay  # noqa: E402
+from app.transport.deflate import SharedCompression  # noqa: E402
 from app.ws.snapshot import LogMark, Snapshot  # noqa: E402
 
 
@@ -72,6 +73,7 @@ def main() -> None:
     points = sorted(int(point) for point in args.at.split(","))
     room, rng, moves = started(args.seed), random.Random(args.seed), 0
     previous = room
+    compression = SharedCompression()
     print(
         "move  room KB  state KB  whole KB  apply us  room JSON us  move JSON us"
         "  replay us  read room us  decode state us  4 seats' states us"
@@ -118,7 +120,8 @@ def main() -> None:
             def states(
                 before: Room = before, marks: list[LogMark | None] = marks
             ) -> list[tuple[bytes, LogMark] | None]:
-                snapshot = Snapshot(before)
+                # Told to a compression as the server's are, for the same work.
+                snapshot = Snapshot(before, compression)
                 return [snapshot.state_text(seat, marks[seat]) for seat in range(4)]
 
             state = Snapshot(before).state_text(0, marks[0])

@@ -30,6 +30,7 @@ import asyncio
 import os
 import statistics
 import sys
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -50,11 +51,13 @@ from app.store.redis import (  # noqa: E402
     _COMMIT_ONE_NODE,
     _COMMIT_ROOM,
     _INDEX,
+    TTL_SLACK,
     RedisRoomStore,
 )
 from tests.redis_cluster import RedisCluster, cluster_tools_problem  # noqa: E402
 
 TTL = "3600"
+KEEP = int(TTL) + int(TTL) // TTL_SLACK
 
 # The publisher: another process, so that its CPU is not this one's. Each millisecond it
 # publishes what is due by then, one command per announcement, round the rooms' channels.
@@ -90,23 +93,47 @@ class Rooms:
         self.versions = dict.fromkeys(self.codes, 0)
         self.data = data
 
-    def room(self, code: str) -> tuple[list[str], list[str]]:
-        version = self.versions[code] + 1
-        keys = [self.store._room_key(code), self.store._chat_key(code)]
-        args = [
-            str(version - 1),
-            str(version),
-            self.data,
-            "0",
-            TTL,
-            self.store._publish,
-            self.store.channel_of(code),
-            code,
+    def commit(self, code: str) -> list[tuple[Any, ...]]:
+        """The commands of the room's next commit, snapshot data without wake time or listing:
+        one script on one node; on a cluster the room's, then its bucket's."""
+        store, version, now = self.store, self.versions[code] + 1, time.time()
+        room_keys = {"room": store._room_key(code), "chat": store._chat_key(code)}
+        room_args = {
+            "expected": str(version - 1),
+            "version": str(version),
+            "data": self.data,
+            "step": "0",
+            "ttl": TTL,
+            "keep": str(KEEP),
+            "now": repr(now),
+            "publish": store._publish,
+            "channel": store.channel_of(code),
+            "code": code,
+        }
+        index_keys = store._index_keys(code)
+        if not store.cluster:
+            del index_keys["indexed"]
+            keys, args = _COMMIT_ONE_NODE.bound(
+                room_keys | index_keys, room_args | {"wake_at": "", "listing": "", "waiting": "0"}
+            )
+            return [("EVALSHA", _COMMIT_ONE_NODE.sha, len(keys), *keys, *args)]
+        keys, args = _COMMIT_ROOM.bound(room_keys, room_args)
+        index, index_args = _INDEX.bound(
+            index_keys,
+            {
+                "code": code,
+                "version": str(version),
+                "wake_at": "",
+                "listing": "",
+                "expires_at": "+inf",
+                "waiting": "0",
+                "ttl": TTL,
+            },
+        )
+        return [
+            ("EVALSHA", _COMMIT_ROOM.sha, len(keys), *keys, *args),
+            ("EVALSHA", _INDEX.sha, len(index), *index, *index_args),
         ]
-        return keys, args
-
-    def index(self, code: str) -> tuple[list[str], list[str]]:
-        return self.store._index_keys(code), ["", "", "+inf", "0"]
 
 
 Commit = Callable[[str], Awaitable[None]]
@@ -114,16 +141,10 @@ Commit = Callable[[str], Awaitable[None]]
 
 def handmade_commit(nodes: Nodes, rooms: Rooms) -> Commit:
     async def commit(code: str) -> None:
-        keys, args = rooms.room(code)
-        index_keys, index_args = rooms.index(code)
-        if not nodes.cluster:
-            call = ("EVALSHA", _COMMIT_ONE_NODE.sha, 7, *keys, *index_keys, *args, *index_args)
-            (written,), _ = await nodes.calls_asked(keys[0], [call], retry=False)
-        else:
-            call = ("EVALSHA", _COMMIT_ROOM.sha, 2, *keys, *args)
-            (written,), _ = await nodes.calls_asked(keys[0], [call], retry=False)
-            index = ("EVALSHA", _INDEX.sha, 5, *index_keys, code, args[1], *index_args, TTL)
-            await nodes.calls(index_keys[0], [index], retry=True)
+        room, *index = rooms.commit(code)
+        (written,), _ = await nodes.calls_asked(str(room[3]), [room], retry=False)
+        for call in index:
+            await nodes.calls(str(call[3]), [call], retry=True)
         assert written == 1
         rooms.versions[code] += 1
 
@@ -131,18 +152,11 @@ def handmade_commit(nodes: Nodes, rooms: Rooms) -> Commit:
 
 
 def redis_py_commit(client: Any, rooms: Rooms) -> Commit:
-    cluster = isinstance(client, redis.asyncio.cluster.RedisCluster)
-
     async def commit(code: str) -> None:
-        keys, args = rooms.room(code)
-        index_keys, index_args = rooms.index(code)
-        if not cluster:
-            written = await client.evalsha(
-                _COMMIT_ONE_NODE.sha, 7, *keys, *index_keys, *args, *index_args
-            )
-        else:
-            written = await client.evalsha(_COMMIT_ROOM.sha, 2, *keys, *args)
-            await client.evalsha(_INDEX.sha, 5, *index_keys, code, args[1], *index_args, TTL)
+        room, *index = rooms.commit(code)
+        written = await client.evalsha(*room[1:])
+        for call in index:
+            await client.evalsha(*call[1:])
         assert written == 1
         rooms.versions[code] += 1
 

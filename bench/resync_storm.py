@@ -47,6 +47,8 @@ def _serve(port: int, scratch: Path, **env: str) -> subprocess.Popen[str]:
         **os.environ,
         "CASH_STASH_DATABASE_URL": f"sqlite+aiosqlite:///{scratch / 'games.db'}",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
+        "CASH_STASH_WS_MESSAGES_PER_ADDRESS_PER_SECOND": "1000000",
+        "CASH_STASH_WS_MESSAGES_PER_ADDRESS_BURST": "1000000",
         "CASH_STASH_WS_BURST": "1000",
         **env,
     }

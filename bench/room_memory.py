@@ -3,8 +3,9 @@
 Plays seeded random 4-player advanced games through the room service on the Redis at
 ``CASH_STASH_BENCH_REDIS_URL`` (default ``redis://127.0.0.1:6379/14``), under a key prefix of
 its own deleted afterwards. After each move it takes the room's ``MEMORY USAGE`` as stored (a
-snapshot and the moves since, ``app/rooms/moves.py``) and that of the same room stored whole,
-as rooms were until round eleven (its JSON under a key of the same shape), and the room data
+snapshot and the moves since, ``app/rooms/moves.py``) and that of the same room stored whole
+(its JSON under a key of the same shape: the plain layout the snapshots are measured
+against, ``docs/performance.md``, "What a move sends to Redis"), and the room data
 the move's commit sent (the move's text, or when a snapshot was due the room's, compressed as
 the store writes it) against the room's whole text. Reported per stretch of the game and over
 all its moves::

@@ -42,7 +42,14 @@ if str(ROOT) not in sys.path:
 
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH  # noqa: E402
 from app.rooms.moves import SNAPSHOT_EVERY  # noqa: E402
-from app.store.redis import _COMMIT_ROOM, _INDEX, BUCKETS, RedisRoomStore, bucket_of  # noqa: E402
+from app.store.redis import (  # noqa: E402
+    _COMMIT_ROOM,
+    _INDEX,
+    BUCKETS,
+    TTL_SLACK,
+    RedisRoomStore,
+    bucket_of,
+)
 from tests.redis_cluster import RedisCluster, cluster_tools_problem  # noqa: E402
 
 CORES = sorted(os.sched_getaffinity(0))
@@ -94,33 +101,38 @@ class Driver:
         room.version += 1
         now = time.time()
         snapshot = room.version == 1 or room.version % self.snapshot_every == 0
+        commit_keys, commit_args = _COMMIT_ROOM.bound(
+            {"room": store._room_key(room.code), "chat": store._chat_key(room.code)},
+            {
+                "expected": str(room.version - 1),
+                "version": str(room.version),
+                "data": self.data if snapshot else self.move_data,
+                "step": "0" if snapshot else "1",
+                "ttl": str(TTL),
+                "keep": str(TTL + TTL // TTL_SLACK),
+                "now": repr(now),
+                "publish": "SPUBLISH",
+                "channel": store.channel_of(room.code),
+                "code": room.code,
+            },
+        )
+        index_keys, index_args = _INDEX.bound(
+            store._index_keys(index_code),
+            {
+                "code": index_code,
+                "version": str(room.version),
+                "wake_at": repr(now + 60),
+                "listing": "",
+                "expires_at": repr(now + TTL),
+                "waiting": "0",
+                "ttl": str(TTL),
+            },
+        )
         commit = encode(
-            "EVALSHA",
-            _COMMIT_ROOM.sha,
-            "2",
-            store._room_key(room.code),
-            store._chat_key(room.code),
-            str(room.version - 1),
-            str(room.version),
-            self.data if snapshot else self.move_data,
-            "0" if snapshot else "1",
-            str(TTL),
-            "SPUBLISH",
-            store.channel_of(room.code),
-            room.code,
+            "EVALSHA", _COMMIT_ROOM.sha, str(len(commit_keys)), *commit_keys, *map(str, commit_args)
         )
         index = encode(
-            "EVALSHA",
-            _INDEX.sha,
-            "5",
-            *store._index_keys(index_code),
-            index_code,
-            str(room.version),
-            repr(now + 60),
-            "",
-            repr(now + TTL),
-            "0",
-            str(TTL),
+            "EVALSHA", _INDEX.sha, str(len(index_keys)), *index_keys, *map(str, index_args)
         )
         commands = [commit, index]
         if wait:

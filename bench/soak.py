@@ -180,6 +180,8 @@ SOAK_LIMITS = {
     "max_games_in_play": "100000",
     "ws_connections_per_address": "100000",
     "replays_per_minute": "100000",
+    "ws_messages_per_address_per_second": "1000000",
+    "ws_messages_per_address_burst": "1000000",
 }
 """The per-address limits lifted for a soak, whose every room, connection and replay comes
 from one address (loopback): at the defaults it would be refused after a few rooms."""

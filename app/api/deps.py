@@ -11,6 +11,7 @@ from app.rooms.credentials import normalize_room_code
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.service import RoomService
 from app.runtime import Runtime
+from app.ws.hub import Hub
 
 
 def get_runtime(request: Request) -> Runtime:
@@ -26,6 +27,14 @@ def get_service(runtime: RuntimeDep) -> RoomService:
 
 
 ServiceDep = Annotated[RoomService, Depends(get_service)]
+
+
+def get_hub(runtime: RuntimeDep) -> Hub:
+    return runtime.hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+"""Where a route hands the room it committed, to reach every seat connected here."""
 
 _bearer = HTTPBearer(auto_error=False, description="The host's seat token.")
 

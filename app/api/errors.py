@@ -17,7 +17,9 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Route
 
+from app.accounts.errors import AccountError
 from app.api.routes.pages import not_found_page
+from app.friends.errors import FriendError
 from app.rooms.errors import RoomError
 from app.text import TextRefused
 
@@ -108,7 +110,7 @@ async def _invalid_request(request: Request, error: Exception) -> Response:
 
 
 async def _room_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, RoomError)
+    assert isinstance(error, RoomError | AccountError | FriendError)
     return JSONResponse(
         {"code": error.code, "detail": error.message},
         status_code=error.status,
@@ -164,6 +166,8 @@ async def _http_error(request: Request, error: Exception) -> Response:
 def answer_errors_plainly(app: FastAPI) -> None:
     """Install the handlers that turn every refusal into ``{code, detail}``."""
     app.add_exception_handler(RoomError, _room_error)
+    app.add_exception_handler(AccountError, _room_error)
+    app.add_exception_handler(FriendError, _room_error)
     app.add_exception_handler(TextRefused, _text_refused)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _http_error)

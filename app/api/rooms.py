@@ -10,6 +10,7 @@ from app.api.deps import (
     CountedAttempt,
     CountedCreation,
     HostToken,
+    HubDep,
     RoomCode,
     RuntimeDep,
     ServiceDep,
@@ -30,8 +31,9 @@ from app.api.schemas import (
 )
 from app.db.repository import MAX_OFFSET
 from app.rooms.errors import room_not_found
-from app.rooms.model import MAX_SEATS, RoomOptions
+from app.rooms.model import MAX_SEATS, Room, RoomOptions
 from app.rooms.public import RoomPublic, room_public
+from app.ws.hub import Hub
 
 LIST_PAGE = 50
 """The most rooms one page of ``GET /api/rooms`` holds."""
@@ -48,7 +50,9 @@ Seat = Annotated[int, Path(ge=0, le=MAX_SEATS - 1)]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, dependencies=[CountedCreation])
-async def create_room(body: RoomCreate, service: ServiceDep, request: Request) -> RoomCreated:
+async def create_room(
+    body: RoomCreate, service: ServiceDep, hub: HubDep, request: Request
+) -> RoomCreated:
     """A new room. Refused past ``CASH_STASH_CREATE_LIMIT`` rooms a minute from one address
     (``429 too_many_rooms_created``), or while ``CASH_STASH_MAX_WAITING_ROOMS`` rooms wait to
     start (``429 too_many_rooms``)."""
@@ -67,6 +71,7 @@ async def create_room(body: RoomCreate, service: ServiceDep, request: Request) -
     room, token = await service.create(
         name=body.name, player_id=player_id, options=options, address=client_address(request)
     )
+    hub.committed(room)
     return RoomCreated(code=room.code, seat=room.host, token=token)
 
 
@@ -111,10 +116,10 @@ async def join_room(code: RoomCode, body: JoinRequest, service: ServiceDep) -> S
 
 @router.patch("/{code}", responses=_HOST_ONLY)
 async def change_room(
-    code: RoomCode, body: RoomUpdate, service: ServiceDep, token: HostToken
+    code: RoomCode, body: RoomUpdate, service: ServiceDep, hub: HubDep, token: HostToken
 ) -> RoomPublic:
     changes = body.model_dump(exclude_unset=True)
-    return room_public(await service.change_options(code, token=token, changes=changes))
+    return _handed(hub, await service.change_options(code, token=token, changes=changes))
 
 
 @router.post("/{code}/bots", status_code=status.HTTP_201_CREATED, responses=_HOST_ONLY)
@@ -126,32 +131,42 @@ async def add_bot(
 
 @router.delete("/{code}/bots/{seat}", responses=_HOST_ONLY)
 async def remove_bot(
-    code: RoomCode, seat: Seat, service: ServiceDep, token: HostToken
+    code: RoomCode, seat: Seat, service: ServiceDep, hub: HubDep, token: HostToken
 ) -> RoomPublic:
-    return room_public(await service.remove_seat(code, token=token, seat=seat, ai=True))
+    return _handed(hub, await service.remove_seat(code, token=token, seat=seat, ai=True))
 
 
 @router.delete("/{code}/players/{seat}", responses=_HOST_ONLY)
 async def remove_player(
-    code: RoomCode, seat: Seat, service: ServiceDep, token: HostToken
+    code: RoomCode, seat: Seat, service: ServiceDep, hub: HubDep, token: HostToken
 ) -> RoomPublic:
     """Remove a person waiting for the start (their token stops working)."""
-    return room_public(await service.remove_seat(code, token=token, seat=seat, ai=False))
+    return _handed(hub, await service.remove_seat(code, token=token, seat=seat, ai=False))
 
 
 @router.post("/{code}/start", responses=_HOST_ONLY)
 async def start_game(
-    code: RoomCode, service: ServiceDep, token: HostToken, request: Request
+    code: RoomCode, service: ServiceDep, hub: HubDep, token: HostToken, request: Request
 ) -> RoomPublic:
     """Deal the game. Refused ``429 too_many_games`` past ``CASH_STASH_MAX_GAMES_IN_PLAY``
     games in play, or ``CASH_STASH_GAMES_PER_ADDRESS`` started from one address."""
-    return room_public(await service.start(code, token=token, address=client_address(request)))
+    dealt = await service.start(code, token=token, address=client_address(request))
+    return _handed(hub, dealt)
 
 
 @router.post("/{code}/rematch", responses=_HOST_ONLY)
 async def rematch(
-    code: RoomCode, service: ServiceDep, token: HostToken, request: Request
+    code: RoomCode, service: ServiceDep, hub: HubDep, token: HostToken, request: Request
 ) -> RoomPublic:
     """A new game in the same room with the same seats, once the last one is over (within
     the same limits as a start)."""
-    return room_public(await service.rematch(code, token=token, address=client_address(request)))
+    dealt = await service.rematch(code, token=token, address=client_address(request))
+    return _handed(hub, dealt)
+
+
+def _handed(hub: Hub, room: Room) -> RoomPublic:
+    """``room``, just committed, handed to the hub (every seat connected here gets it now),
+    and described to the host. A seat taken (join, a bot) reaches the connections through
+    the store's announcement instead, as another process's commit does."""
+    hub.committed(room)
+    return room_public(room)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import fcntl
 import logging
 import signal
@@ -15,7 +14,7 @@ from app import collector
 from app.commands import review as review_command
 from app.commands import simulate
 from app.logs import configure_logging
-from app.settings import Settings, get_settings
+from app.settings import get_settings
 from app.transport import server_options
 
 
@@ -98,25 +97,6 @@ def _migrate(args: argparse.Namespace) -> None:
 
     settings = get_settings()
     upgrade(settings.database_url)
-    if settings.redis_url and not settings.redis_cluster:
-        moved = asyncio.run(_adopt_earlier_rooms(settings))
-        if moved:
-            logging.getLogger(__name__).info(
-                "moved %d live rooms from an earlier release's Redis keys", moved
-            )
-
-
-async def _adopt_earlier_rooms(settings: Settings) -> int:
-    from app.runtime import store_for
-    from app.store.redis import RedisRoomStore
-
-    store = store_for(settings)
-    assert isinstance(store, RedisRoomStore)
-    await store.start()
-    try:
-        return await store.adopt_earlier_rooms()
-    finally:
-        await store.close()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,4 +1,5 @@
-"""The tables: finished games, who sat where, rated players, and game reviews.
+"""The tables: finished games, who sat where, rated players, game reviews, accounts with
+their passkeys, and friends.
 
 The same models serve SQLite (the embedded default) and Postgres; Alembic's migrations in
 ``migrations/`` create them.
@@ -11,12 +12,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Dialect,
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     SmallInteger,
     String,
@@ -172,3 +175,159 @@ class GameReview(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     """Last queued or last progress: a job left unchanged too long was abandoned."""
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PushSubscription(Base):
+    """One device's Web Push subscription, for one player (``app.push``).
+
+    The endpoint is the push service's address for that device; it is unique, so a device
+    subscribed again (or by another player on the same browser) replaces its old row.
+    """
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    """The public player id (never the guest id the browser keeps)."""
+    endpoint: Mapped[str] = mapped_column(Text, unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    """The device's P-256 public key, base64url: what the payload is encrypted to."""
+    auth: Mapped[str] = mapped_column(String(32))
+    """The device's 16-byte authentication secret, base64url."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PushKey(Base):
+    """The server's VAPID key pair, made once and kept: one row, ``id`` 1."""
+
+    __tablename__ = "push_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    private_key: Mapped[str] = mapped_column(String(64))
+    """The raw P-256 private key, base64url."""
+    public_key: Mapped[str] = mapped_column(String(100))
+    """The uncompressed public point, base64url (what a browser subscribes with)."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Account(Base):
+    """A player who signed up: a display name of their own and the guest's history taken over.
+
+    Playing needs no account. A guest who makes one brings their guest id along: the games,
+    rating and reviews recorded under it are the account's from then on, and a device that
+    signs in plays under that same guest id (``guest_id``), so everything it plays counts for
+    the account too.
+    """
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Opaque and random (``secrets.token_hex``): it names the account in sessions and is the
+    WebAuthn user handle; never derived from anything the player typed."""
+    name: Mapped[str] = mapped_column(Text)
+    """The display name, as typed (``app.text.clean_text``'s rules, as seat names)."""
+    name_key: Mapped[str] = mapped_column(Text, unique=True)
+    """``app.text.folded_name(name)``: one account per look-alike name ("Ann", "ANN" and its
+    full-width form are one name)."""
+    player_id: Mapped[str] = mapped_column(String(32), unique=True)
+    """The public player id of the guest the account took over (``players.id`` once that guest
+    has a finished game; no foreign key, since a new guest has none yet). Unique: a guest's
+    history becomes one account's, once."""
+    guest_id: Mapped[str] = mapped_column(String(36))
+    """The secret guest id behind ``player_id``: handed only to a device signed in to this
+    account, so that its games are recorded under the account's player."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+
+    passkeys: Mapped[list[Passkey]] = relationship(
+        back_populates="account", order_by="Passkey.created_at", cascade="all, delete-orphan"
+    )
+
+
+class Passkey(Base):
+    """A WebAuthn credential that signs in to one account."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """The credential id, base64url without padding (at most 1023 bytes, WebAuthn says)."""
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    """The credential's COSE public key, as the authenticator gave it at registration."""
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    """The authenticator's signature counter (32 bits, unsigned), seen at its last use; 0 for
+    authenticators that keep none."""
+    transports: Mapped[list[str]] = mapped_column(Json)
+    """How the browser may reach the authenticator (``internal``, ``hybrid``, ``usb``, …)."""
+    label: Mapped[str] = mapped_column(Text)
+    """What the owner calls it in their list of passkeys."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    account: Mapped[Account] = relationship(back_populates="passkeys")
+
+
+class Friendship(Base):
+    """A friend request, then a friendship, between two accounts: one row per pair (the lower
+    account id first), whichever of them asked, so a pair can never hold two."""
+
+    __tablename__ = "friendships"
+
+    low_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    high_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    requested_by: Mapped[str] = mapped_column(String(32))
+    """The account that asked (one of the two)."""
+    accepted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    """None while the request waits for an answer."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Block(Base):
+    """An account blocked by another: it cannot see the blocker's presence, ask them to be
+    friends, or invite them to a table."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class FriendLink(Base):
+    """The code of an account's friend link (``/friend/<code>``): whoever has it may find the
+    account and ask it to be friends."""
+
+    __tablename__ = "friend_links"
+
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Invitation(Base):
+    """An invitation from one account to a friend, to the table it sits at while it waits."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    guest_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    room_code: Mapped[str | None] = mapped_column(String(16))
+    """The table's code while the invitation waits; cleared once it is answered or expired (a
+    private room's code is what lets someone in, and is not kept longer than needed)."""
+    status: Mapped[str] = mapped_column(String(16))
+    """``pending``, ``accepted``, ``declined`` or ``expired``."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -1,5 +1,6 @@
-"""Play now and the lobby's life in one server process: the store, the matcher, the index of
-games in play and the count of players online, started and stopped with the process."""
+"""Play now and the lobby's life in one server process: the matcher and the count of players
+online, started and stopped with the process (the runtime holds their store and the index of
+games in play)."""
 
 from __future__ import annotations
 
@@ -15,26 +16,15 @@ from dataclasses import dataclass, field
 from app.db import repository
 from app.db.session import default_session_factory
 from app.matchmaking.live import LIVE_SECONDS, GameIndex
-from app.matchmaking.redis_store import RedisMatchStore
 from app.matchmaking.service import Matchmaker, QueueMetrics
-from app.matchmaking.store import MatchStore, MemoryMatchStore
+from app.matchmaking.store import MatchStore
 from app.runtime import Runtime
-from app.settings import Settings
 from app.store.base import STORE_ERRORS
 
 logger = logging.getLogger(__name__)
 
 ONLINE_SECONDS = 2.0
 """How often each process reports how many players it has connected."""
-
-
-def match_store_for(settings: Settings) -> MatchStore:
-    """Redis when rooms are in Redis (the same node or cluster), else this process's memory."""
-    if settings.redis_url:
-        return RedisMatchStore(
-            settings.redis_url, prefix=settings.redis_prefix, cluster=settings.redis_cluster
-        )
-    return MemoryMatchStore(games_kept_seconds=LIVE_SECONDS)
 
 
 async def rating_in_database(player_id: str) -> float:
@@ -71,20 +61,18 @@ class Lobby:
 
 @contextlib.asynccontextmanager
 async def running_lobby(runtime: Runtime) -> AsyncIterator[Lobby]:
-    """Play now's matcher, the index of games in play and the count of players online, for as
-    long as the process runs; their store is the room store's Redis, or memory."""
+    """Play now's matcher and the count of players online, for as long as the process runs;
+    their store is the runtime's (the room store's Redis, or memory)."""
     settings = runtime.settings
-    store = match_store_for(settings)
-    await store.start()
+    store = runtime.match_store
     matchmaker = Matchmaker(
         store=store,
         rooms=runtime.service,
+        hub=runtime.hub,
         settings=settings,
         rating_of=rating_in_database,
         metrics=QueueMetrics(runtime.metrics.registry),
     )
-    index = GameIndex(store)
-    runtime.service.on_commit(index.committed)
     process = uuid.uuid4().hex
 
     async def report_online() -> None:
@@ -98,15 +86,11 @@ async def running_lobby(runtime: Runtime) -> AsyncIterator[Lobby]:
 
     tasks = [
         asyncio.create_task(matchmaker.run()),
-        asyncio.create_task(index.run()),
         asyncio.create_task(report_online()),
     ]
     try:
-        yield Lobby(matchmaker=matchmaker, store=store, runtime=runtime, index=index)
+        yield Lobby(matchmaker=matchmaker, store=store, runtime=runtime, index=runtime.index)
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.wait(tasks, timeout=1.0)
-        with contextlib.suppress(*STORE_ERRORS):
-            await index.flush(everything=True)
-        await store.close()

@@ -30,6 +30,7 @@ from app.rooms.model import MAX_SEATS, MIN_SEATS, Room, RoomOptions, Seat
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
+from app.ws.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -109,12 +110,15 @@ class Matchmaker:
         *,
         store: MatchStore,
         rooms: RoomService,
+        hub: Hub,
         settings: Settings,
         rating_of: RatingOf,
         metrics: QueueMetrics | None = None,
     ) -> None:
         self.store = store
         self._rooms = rooms
+        self._hub = hub
+        """Where the tables this matcher deals go, to reach the index of games in play."""
         self._settings = settings
         self._rating_of = rating_of
         self._tickets: dict[TicketId, Ticket] = {}
@@ -297,7 +301,7 @@ class Matchmaker:
                 for seat, player in enumerate(group.players)
             },
         )
-        await self._rooms.update(room.code, _deal)
+        self._hub.committed(await self._rooms.update(room.code, _deal))
         await self._rooms.hold_games(room.code, (player.address for player in group.players))
         self.metrics.tables.inc()
         self.metrics.ai_seats.inc(len(group.bots))

@@ -26,7 +26,8 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from importlib.resources.abc import Traversable
 from typing import Any
 
 import hiredis
@@ -50,11 +51,49 @@ _REFUSED_RETRY = ("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN", "LOADING", "READONL
 
 class Script:
     """A Lua script sent by its SHA1, and as itself to a node that does not know it yet (a
-    node restarted, or a replica that has just taken over)."""
+    node restarted, or a replica that has just taken over).
 
-    def __init__(self, text: str) -> None:
+    ``keys`` and ``args`` name its ``KEYS`` and ``ARGV`` in order (a name ending in ``...``
+    takes the rest of the arguments, a list); ``bound`` puts a caller's named values in that
+    order, so a call site names what it passes and cannot pass it in the wrong place."""
+
+    def __init__(self, text: str, *, keys: Sequence[str] = (), args: Sequence[str] = ()) -> None:
         self.text = text
         self.sha = hashlib.sha1(text.encode()).hexdigest()
+        self.keys = tuple(keys)
+        self.args = tuple(args)
+
+    @classmethod
+    def from_files(cls, *paths: Traversable) -> Script:
+        """The script made of the Lua files ``paths``, in order: functions it calls, then
+        the script itself, whose header names its keys and arguments (``-- KEYS: room chat``,
+        ``-- ARGV: version data``)."""
+        texts = [path.read_text(encoding="utf-8") for path in paths]
+        names: dict[str, tuple[str, ...]] = {"KEYS": (), "ARGV": ()}
+        for line in texts[-1].splitlines():
+            if not line.startswith("--"):
+                break
+            word, _, rest = line.removeprefix("--").strip().partition(":")
+            if word in names:
+                names[word] = tuple(rest.split())
+        return cls("".join(texts), keys=names["KEYS"], args=names["ARGV"])
+
+    def bound(
+        self, keys: Mapping[str, str], args: Mapping[str, Any]
+    ) -> tuple[list[str], list[str | int]]:
+        """``KEYS`` and ``ARGV`` from values named as the script's header names them."""
+        if tuple(keys) != self.keys or tuple(args) != self.args:
+            raise ValueError(
+                f"script {self.sha[:8]} takes KEYS {self.keys} and ARGV {self.args}, "
+                f"not {tuple(keys)} and {tuple(args)}"
+            )
+        values: list[str | int] = []
+        for name, value in args.items():
+            if name.endswith("..."):
+                values.extend(value)
+            else:
+                values.append(value)
+        return list(keys.values()), values
 
 
 class Nodes:
@@ -228,6 +267,12 @@ class Nodes:
                 await self.refresh_quietly()
                 address = self.address_of(key)
         raise AssertionError("unreachable")
+
+    async def run(
+        self, script: Script, keys: Mapping[str, str], args: Mapping[str, Any], *, retry: bool
+    ) -> Any:
+        """Run ``script`` with its keys and arguments named (``Script.bound``)."""
+        return await self.eval(script, *script.bound(keys, args), retry=retry)
 
     async def eval(
         self, script: Script, keys: Sequence[str], args: Sequence[str | int], *, retry: bool

@@ -1,10 +1,21 @@
-"""Game changes: start, apply an action, finish; and the clocks that follow every change."""
+"""Game changes: start, apply an action, finish; the clocks that follow every change; and a move
+as the store appends it to a room (``Move.text``, ``replay``).
+
+A room in the store is a snapshot of its JSON and the moves committed since (``RoomStore``;
+when a snapshot is due: ``app/rooms/moves.py``). A move's text holds what ``apply`` and
+``schedule`` were given, so any process holding the room before it makes the same room after
+it: the engine is deterministic, and the clocks are set from the moment the move was made, not
+from when it is replayed. A move's text holds nothing hidden that the room's snapshot does not
+already hold (the seat's own action, by card ids)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+import orjson
 
 import engine
 from app.rooms.errors import RoomError
@@ -16,7 +27,6 @@ from app.rooms.model import (
     dump_engine_state,
     extended_log,
     log_text,
-    remember_engine_state,
 )
 from app.rooms.recording import FinishedGame, PlayerRecord
 from app.rooms.stand_ins import stand_in_entry
@@ -25,6 +35,47 @@ Mover = Literal["player", "ai", "clock"]
 """Who made a move: the seat's person, the AI playing the seat, or the clock for a late person."""
 
 AWAY_AFTER_TIMEOUTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One seat's action, as ``apply`` takes it."""
+
+    seat: int
+    action: dict[str, Any]
+    mover: Mover
+    ref: str | int | None
+    """The person's ``act`` ref (None for the AI's and the clock's moves)."""
+    now: float
+    """When it was made: the clocks that follow it and a finished game's end are set from it."""
+
+    def apply(self, room: Room) -> Room:
+        return apply(
+            room, seat=self.seat, action=self.action, now=self.now, mover=self.mover, ref=self.ref
+        )
+
+    def text(self, *, ai_pause: float) -> str:
+        """The move as the store appends it, with the AI's pause its clocks were set with."""
+        return orjson.dumps(
+            {
+                "seat": self.seat,
+                "action": self.action,
+                "mover": self.mover,
+                "ref": self.ref,
+                "now": self.now,
+                "ai_pause": ai_pause,
+            }
+        ).decode()
+
+
+def replay(room: Room, text: str) -> Room:
+    """The room after the move ``text`` (``Move.text``), made on ``room``, its version before."""
+    data = orjson.loads(text)
+    move = Move(data["seat"], data["action"], data["mover"], data["ref"], data["now"])
+    new = move.apply(room)
+    new.version = new.game_version = room.version + 1
+    schedule(new, now=move.now, ai_pause=data["ai_pause"])
+    return new
 
 
 def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
@@ -59,7 +110,7 @@ def start(room: Room, *, seed: int, game_id: str, now: float) -> Room:
         to_act=engine.to_act(state),
         started_at=now,
     )
-    remember_engine_state(room.code, room.game.state, state)
+    room.game.keep_engine_state(state)
     return room
 
 
@@ -121,7 +172,7 @@ def apply(
     game.log = extended_log(
         game.log, [*explained, *engine.log_entries(state, since=before), *handed]
     )
-    remember_engine_state(room.code, game.state, state)
+    game.keep_engine_state(state)
     game.to_act = engine.to_act(state)
     game.deadline = None
     game.ai_due = None

@@ -7,7 +7,10 @@ import contextlib
 import logging
 import math
 import time
+from typing import Protocol
 
+from app.rooms.due import DueWork
+from app.rooms.model import Room
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
 
@@ -22,11 +25,19 @@ _PASS_SECONDS = 0.05
 one look per commit would cost two store round trips per move for nothing."""
 
 
+class Committed(Protocol):
+    """Where a room committed by a wake goes: the hub, which sends it to every seat here."""
+
+    def committed(self, room: Room) -> None: ...
+
+
 class Scheduler:
-    """Finds due rooms in the store and has the service wake each, one task per room."""
+    """Finds due rooms in the store and wakes each (``DueWork.wake``), one task per room; the
+    room a wake commits goes to the hub (``run``)."""
 
     def __init__(self, service: RoomService) -> None:
         self._service = service
+        self._due = DueWork(service)
         self._poked = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._resting: dict[str, float] = {}
@@ -35,13 +46,12 @@ class Scheduler:
         self._next_look = math.inf
         """When the loop, waiting, will look at the store again; infinity while it looks (a
         wake committed meanwhile may be after what the look reads)."""
-        service.on_wake(self._committed)
 
     def poke(self) -> None:
         """Something was committed whose wake time is not known here: look again."""
         self._poked.set()
 
-    def _committed(self, wake_at: float | None) -> None:
+    def due(self, wake_at: float | None) -> None:
         """This process committed a room due at ``wake_at``: look again if that is before
         the next look. Most moves only push their room's clock further off, and a look is a
         round trip to every bucket (16 commands and 1.4 KB a look, up to 20 looks a second):
@@ -51,7 +61,8 @@ class Scheduler:
         if wake_at is not None and wake_at < self._next_look:
             self._poked.set()
 
-    async def run(self) -> None:
+    async def run(self, hub: Committed) -> None:
+        """Wake each room as it falls due until ``stop``; what a wake commits goes to ``hub``."""
         while not self._stopping:
             self._poked.clear()
             self._next_look = math.inf
@@ -63,7 +74,7 @@ class Scheduler:
                 due, next_wake = await self._service.store.due(now)
                 for code in due:
                     if code not in self._running and code not in self._resting:
-                        self._start(code)
+                        self._start(code, hub)
                 if next_wake is not None:
                     timeout = min(max(next_wake - time.time(), _BUSY_SECONDS), _IDLE_SECONDS)
             except STORE_ERRORS as error:
@@ -77,14 +88,17 @@ class Scheduler:
                     await self._poked.wait()
             await asyncio.sleep(max(0.0, passed + _PASS_SECONDS - time.monotonic()))
 
-    def _start(self, code: str) -> None:
-        task = asyncio.create_task(self._wake(code))
+    def _start(self, code: str, hub: Committed) -> None:
+        task = asyncio.create_task(self._wake(code, hub))
         self._running[code] = task
 
-    async def _wake(self, code: str) -> None:
+    async def _wake(self, code: str, hub: Committed) -> None:
         claimed = True
         try:
-            claimed = await self._service.wake(code)
+            woken = await self._due.wake(code)
+            claimed = woken.claimed
+            if woken.room is not None:
+                hub.committed(woken.room)
         except STORE_ERRORS as error:
             # The room stays due, so the next pass tries it again.
             logger.warning("waking the room: store unavailable (%s)", error, extra={"room": code})

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -20,7 +20,6 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.model import (
-    DECODED_ROOMS,
     AiLevel,
     Room,
     RoomOptions,
@@ -30,25 +29,22 @@ from app.rooms.model import (
 )
 from app.rooms.public import room_listing
 from app.rooms.recording import GameRecorder
-from app.rooms.stand_ins import log_stand_in
 from app.settings import Settings
 from app.store.base import STORE_ERRORS, Commit, RoomStore, StoredRoom
 
 logger = logging.getLogger(__name__)
 
-CLAIM_SECONDS = 30.0
-"""How long a process owns a due room; another takes over if it dies meanwhile."""
-RECORD_BACKOFF_SECONDS = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 _UPDATE_ATTEMPTS = 50
 _GAMES_IN_PLAY = "games_in_play"
 """The store's set of rooms with a game in play that count toward ``max_games_in_play``, over
 every process: each held only while a person is at it (``_count_toward_ceiling``)."""
 _COUNTED_ROOMS = 10_000
 """Rooms remembered as counted here before the spent ones are let go."""
-HELD_ROOMS = DECODED_ROOMS
-"""Rooms this process keeps decoded as last committed or seen, so that a move neither reads
-the room back from the store nor decodes its own published commit again; each with its engine
-state decoded."""
+HELD_ROOMS = 4096
+"""Rooms this process keeps as last committed or seen, so that a move neither reads the room
+back from the store nor decodes its own published commit again; each with its engine state
+decoded (``Game.keep_engine_state``): past this many, the room that moved longest ago is read
+and decoded again at its next move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +54,20 @@ class Acted:
     room: Room
     seat: int
     repeated: bool
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A commit this process is waiting on the store for: the text stored and the room."""
+
+    text: str
+    room: Room
+    answered: asyncio.Future[None] | None = field(default=None)
+    """Made only when someone waits for the store's answer (``RoomService.settled``)."""
+
+    def settle(self) -> None:
+        if self.answered is not None and not self.answered.done():
+            self.answered.set_result(None)
 
 
 class RoomService:
@@ -81,43 +91,40 @@ class RoomService:
         """Code → the room as last committed or read here. It may be behind the store: only a
         compare-and-set on its version may trust it. A read asks the store for the moves after
         it only, and replays them on it."""
-        self._committing: dict[str, tuple[str, Room]] = {}
-        """Code → the stored text (snapshot or move) and the room of a commit this process is
-        waiting on. Its announcement on the store's channel can arrive before the store's
-        answer does; a read of the room then finds this very room (``_rebuilt``)."""
+        self._committing: dict[str, _Pending] = {}
+        """Code → the commit this process is waiting on. Its announcement on the store's
+        channel can arrive before the store's answer does; a read of the room then finds this
+        very room (``_rebuilt``)."""
         self._counted: dict[str, float] = {}
         """Code → until when this process last held the room's place among the games in
         play for a person there (``_count_toward_ceiling``)."""
-        self._committed: list[Callable[[Room], None]] = []
-        self._wakes: list[Callable[[float | None], None]] = []
-        self._missed: list[Callable[[str], None]] = []
 
     @property
     def ai(self) -> AiRunner:
         """The AI workers: decisions, and other searches (hints) that must not block."""
         return self._ai
 
-    def on_commit(self, listener: Callable[[Room], None]) -> None:
-        """Call ``listener`` with every room this process commits, as soon as it is stored
-        (the store's channel brings the same commit later, to every process)."""
-        self._committed.append(listener)
-
-    def on_wake(self, listener: Callable[[float | None], None]) -> None:
-        """Call ``listener`` with the wake time (``Room.wake_at``) of every room this process
-        commits, once it is stored: when a process must look at the room next, or None."""
-        self._wakes.append(listener)
-
-    def on_missed_commit(self, listener: Callable[[str], None]) -> None:
-        """Call ``listener`` with the code of every room this process failed to commit: the
-        version moved, or the store failed with the outcome unknown. The store holds a room
-        this process did not make, so whoever skipped its announcement must read it."""
-        self._missed.append(listener)
+    @property
+    def recorder(self) -> GameRecorder:
+        """Where finished games are recorded (``app.rooms.due``)."""
+        return self._recorder
 
     def committing(self, code: str) -> int | None:
         """The version of this process's commit to the room now waiting on the store, if any:
         its announcement on the store's channel can arrive before the store's answer."""
         pending = self._committing.get(code)
-        return None if pending is None else pending[1].version
+        return None if pending is None else pending.room.version
+
+    async def settled(self, code: str) -> None:
+        """Wait until the store has answered this process's commit to the room now waiting
+        on it (at once if none waits): whoever skipped its announcement then knows whether
+        the room it holds is the one stored."""
+        pending = self._committing.get(code)
+        if pending is None:
+            return
+        if pending.answered is None:
+            pending.answered = asyncio.get_running_loop().create_future()
+        await pending.answered
 
     def _hold(self, room: Room) -> None:
         self._held[room.code] = room
@@ -163,18 +170,18 @@ class RoomService:
             if held is None or held.version != stored.base:
                 raise ValueError("the store sent moves after a version not held here")
             room = held
-        elif committing is not None and committing[0] == stored.snapshot:
-            room = committing[1]
+        elif committing is not None and committing.text == stored.snapshot:
+            room = committing.room
         else:
             room = room_of_text(stored.snapshot)
             if room.version != stored.base:
                 raise ValueError("a stored room's snapshot is not at its version")
         for step in stored.steps:
-            mine = committing is not None and committing[1].version == room.version + 1
-            if mine and committing is not None and committing[0] == step:
-                room = committing[1]
+            mine = committing is not None and committing.room.version == room.version + 1
+            if mine and committing is not None and committing.text == step:
+                room = committing.room
             else:
-                room = moves.replay(room, step)
+                room = play.replay(room, step)
         return room
 
     async def _load(self, code: str) -> Room:
@@ -183,18 +190,19 @@ class RoomService:
             raise room_not_found()
         return room
 
-    async def _commit(
+    async def commit(
         self,
         new: Room,
         *,
         previous: Room | None,
-        move: moves.Move | None = None,
+        move: play.Move | None = None,
         presence: bool = False,
     ) -> bool:
         """Compare-and-set ``new`` over ``previous`` (None: a new room), with its clocks and
         indexes. ``new`` made by ``move`` is stored as that move, appended (unless a snapshot
         is due: ``moves.snapshot_due``); any other change as a snapshot of the room.
-        ``presence``: only who is connected changed, so ``game_version`` stays."""
+        ``presence``: only who is connected changed, so ``game_version`` stays. True when
+        written; the caller hands the room on (``Hub.committed``)."""
         grace = self.settings.disconnect_grace_seconds
         open_seconds = self.settings.seat_open_seconds
         ai_pause = self.settings.ai_pause_seconds
@@ -216,32 +224,25 @@ class RoomService:
             ttl_seconds=self._ttl_of(new),
             waiting=new.status == "waiting",
         )
-        self._committing[new.code] = (commit.data, new)
+        pending = _Pending(commit.data, new)
+        self._committing[new.code] = pending
         try:
             written = await self.store.commit(commit)
-        except BaseException:
-            self._missed_commit(new.code)
-            raise
+            if written:
+                self._hold(new)
+                try:
+                    await self._count_toward_ceiling(new, previous)
+                except STORE_ERRORS as error:
+                    # The commit stands: the ceiling is a bound on load, and a count missed
+                    # here is set right at the room's next deal or presence change.
+                    logger.warning("games in play not counted (%s)", type(error).__name__)
+            else:
+                self.metrics.commit_conflicts.inc()
         finally:
-            mine = self._committing.get(new.code)
-            if mine is not None and mine[1] is new:
+            if self._committing.get(new.code) is pending:
                 del self._committing[new.code]
-        if written:
-            try:
-                await self._count_toward_ceiling(new, previous)
-            except STORE_ERRORS as error:
-                # The commit stands: the ceiling is a bound on load, and a count missed here
-                # is set right at the room's next deal or presence change.
-                logger.warning("games in play not counted (%s)", type(error).__name__)
-            self._hold(new)
-            for listener in self._committed:
-                listener(new)
-            for wake in self._wakes:
-                wake(commit.wake_at)
-            return True
-        self.metrics.commit_conflicts.inc()
-        self._missed_commit(new.code)
-        return False
+            pending.settle()
+        return written
 
     async def _count_toward_ceiling(self, new: Room, previous: Room | None) -> None:
         """Keep the room's place among the games in play (``max_games_in_play``) as long as
@@ -284,10 +285,6 @@ class RoomService:
             return min(self.settings.waiting_room_ttl_seconds, self.settings.room_ttl_seconds)
         return self.settings.room_ttl_seconds
 
-    def _missed_commit(self, code: str) -> None:
-        for listener in self._missed:
-            listener(code)
-
     async def update(
         self, code: str, change: Callable[[Room], Room | None], *, presence: bool = False
     ) -> Room:
@@ -298,7 +295,7 @@ class RoomService:
             new = change(room)
             if new is None:
                 return room
-            if await self._commit(new, previous=room, presence=presence):
+            if await self.commit(new, previous=room, presence=presence):
                 return new
         raise RoomError("busy", "The room is too busy right now; try again.", status=503)
 
@@ -357,7 +354,7 @@ class RoomService:
             room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
             if share is not None:
                 await self.store.hold_place(share, room.code, seconds=self._ttl_of(room) or 0)
-            if await self._commit(room, previous=None):
+            if await self.commit(room, previous=None):
                 return room, token
             if share is not None:
                 await self.store.free_place(share, room.code)
@@ -385,7 +382,7 @@ class RoomService:
         await self._check_games_to_spare(address)
         while True:
             room = build(new_room_code())
-            if await self._commit(room, previous=None):
+            if await self.commit(room, previous=None):
                 await self.hold_games(room.code, [address])
                 return room
 
@@ -493,8 +490,9 @@ class RoomService:
         await self.hold_games(code, [address])
         return room
 
-    async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> None:
-        """Note a person's connection arriving or leaving (arriving hands an away seat back)."""
+    async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> Room:
+        """Note a person's connection arriving or leaving (arriving hands an away seat back);
+        the room as it is then."""
 
         def note(room: Room) -> Room | None:
             seat = room.seat_of(token_hash)
@@ -502,7 +500,7 @@ class RoomService:
                 return None
             return lobby.set_connected(room, seat, connected=connected, now=time.time())
 
-        await self.update(code, note, presence=True)
+        return await self.update(code, note, presence=True)
 
     async def act(
         self, code: str, *, token_hash: str, ref: str | int, version: int, action: dict[str, Any]
@@ -524,13 +522,13 @@ class RoomService:
                 new, seat, move = _checked_move(
                     room, token_hash, ref=ref, version=version, action=action
                 )
-                if new is not None and await self._commit(new, previous=room, move=move):
+                if new is not None and await self.commit(new, previous=room, move=move):
                     return self._applied(new, seat, action)
         room = await self._load(code)
         new, seat, move = _checked_move(room, token_hash, ref=ref, version=version, action=action)
         if new is None:
             return Acted(room, seat, repeated=True)
-        if await self._commit(new, previous=room, move=move):
+        if await self.commit(new, previous=room, move=move):
             return self._applied(new, seat, action)
         latest = await self._load(code)
         if play.remembered(latest, seat, ref) is not None:
@@ -544,122 +542,10 @@ class RoomService:
             logger.info("game over", extra={"room": new.code})
         return Acted(new, seat, repeated=False)
 
-    async def wake(self, code: str) -> bool:
-        """Do what is due in a room: record finished games, start the AI for absent players,
-        make AI and clock moves. Exactly one process does each, by claiming the room's version;
-        False when another process holds that claim."""
-        room = await self.load(code)
-        if room is None:
-            await self.store.forget(code)
-            return True
-        now = time.time()
-        wake_at = room.wake_at(
-            self.settings.disconnect_grace_seconds, self.settings.seat_open_seconds
-        )
-        if wake_at is None or wake_at > now:
-            # Woken early: the index held an earlier time than the room's (a commit that
-            # brought its wake time forward did not happen, or its process died before it
-            # wrote the index: ``app/store/redis.py``).
-            await self.store.settle_wake(code, room.version, wake_at)
-            return True
-        if not await self.store.claim(f"{code}:{room.version}", CLAIM_SECONDS):
-            return False
-        await self._do_due(room, now)
-        return True
-
-    async def _do_due(self, room: Room, now: float) -> None:
-        if room.unrecorded and (room.next_record_at or 0.0) <= now:
-            await self._record(room)
-            return
-        game = room.game
-        if room.status != "playing" or game is None:
-            return
-        grace = self.settings.disconnect_grace_seconds
-        open_seconds = self.settings.seat_open_seconds
-        gone = [
-            index
-            for index, seat in enumerate(room.seats)
-            if seat is not None
-            and not seat.played_by_ai
-            and seat.disconnected_at is not None
-            and seat.disconnected_at + seat.grace(grace, open_seconds) <= now
-        ]
-        if gone:
-            await self._commit(_mark_away(room, gone), previous=room)
-            return
-        ai_seat = next((i for i in game.to_act if _seat(room, i).played_by_ai), None)
-        late_seat = next((i for i in game.to_act if not _seat(room, i).played_by_ai), None)
-        if game.ai_due is not None and game.ai_due <= now and ai_seat is not None:
-            level = _seat(room, ai_seat).level or self.settings.timeout_level
-            await self._ai_move(room, ai_seat, level=level, mover="ai")
-        elif game.deadline is not None and game.deadline <= now and late_seat is not None:
-            await self._ai_move(room, late_seat, level=self.settings.timeout_level, mover="clock")
-
-    async def _ai_move(self, room: Room, seat: int, *, level: str, mover: play.Mover) -> None:
-        assert room.game is not None
-        legal = [
-            action for action in engine.legal_actions(room.engine_state()) if action["seat"] == seat
-        ]
-        if not legal:
-            logger.error(
-                "seat must act but has no legal action", extra={"room": room.code, "seat": seat}
-            )
-            return
-        view = room.view_for(seat)
-        try:
-            with self.metrics.ai_decision_seconds.labels(level).time():
-                action = await self._ai.decide(level, view, legal, secrets.randbits(32))
-            move = moves.Move(seat, action, mover, None, time.time())
-            new = move.apply(room)
-        except Exception:
-            # A failing AI must not stall the table: the seat still moves, legally.
-            logger.exception(
-                "the %s AI failed; a random legal move instead",
-                level,
-                extra={"room": room.code, "seat": seat},
-            )
-            fallback = random.Random(secrets.randbits(32)).choice(legal)
-            move = moves.Move(seat, fallback, mover, None, time.time())
-            new = move.apply(room)
-        if await self._commit(new, previous=room, move=move):
-            self.metrics.actions_by[mover].inc()
-            if new.status == "finished":
-                logger.info("game over", extra={"room": room.code})
-
-    async def _record(self, room: Room) -> None:
-        recorded: set[str] = set()
-        failed = False
-        for game in room.unrecorded:
-            try:
-                await self._recorder.record(game)
-            except Exception:
-                logger.exception(
-                    "recording game %s failed", game.game_id, extra={"room": room.code}
-                )
-                failed = True
-                break
-            recorded.add(game.game_id)
-
-        def settle(latest: Room) -> Room:
-            latest = latest.clone()
-            latest.unrecorded = [g for g in latest.unrecorded if g.game_id not in recorded]
-            if failed:
-                delay = RECORD_BACKOFF_SECONDS[
-                    min(latest.record_attempts, len(RECORD_BACKOFF_SECONDS) - 1)
-                ]
-                latest.record_attempts += 1
-                latest.next_record_at = time.time() + delay
-            else:
-                latest.record_attempts = 0
-                latest.next_record_at = None
-            return latest
-
-        await self.update(room.code, settle)
-
 
 def _checked_move(
     room: Room, token_hash: str, *, ref: str | int, version: int, action: dict[str, Any]
-) -> tuple[Room | None, int, moves.Move | None]:
+) -> tuple[Room | None, int, play.Move | None]:
     """The room after a person's act, their seat and the move; no room (nor move) for a ref
     applied before. Each refusal is a ``RoomError``, in the order ``RoomService.act`` gives."""
     seat = room.seat_of(token_hash)
@@ -675,7 +561,7 @@ def _checked_move(
         raise RoomError("not_your_turn", "It is not your turn to act.")
     if not room.acts_on(version):
         raise RoomError("stale_version", "The game moved on; here is the current state.")
-    move = moves.Move(seat, action, "player", ref, time.time())
+    move = play.Move(seat, action, "player", ref, time.time())
     try:
         new = move.apply(room)
     except engine.IllegalAction as error:
@@ -706,20 +592,6 @@ def _person(name: str, token: str, player_id: str | None) -> Seat:
 def _deal(room: Room) -> Room:
     """A new game with a fresh secret seed."""
     return play.start(room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time())
-
-
-def _seat(room: Room, index: int) -> Seat:
-    seat = room.seats[index]
-    assert seat is not None, "a game's seats are all occupied"
-    return seat
-
-
-def _mark_away(room: Room, seats: list[int]) -> Room:
-    room = room.clone()
-    for index in seats:
-        _seat(room, index).away = True
-        log_stand_in(room, "away", index)
-    return room
 
 
 def _sentence(error: Exception) -> str:

@@ -55,7 +55,8 @@ class Commit:
     """The room's entry in the public list of rooms waiting for players (its JSON), or None
     when it is not listed."""
     ttl_seconds: int | None
-    """Expire the room after this long untouched; None keeps it (unrecorded games)."""
+    """Expire the room after this long untouched (Redis may keep it up to an eighth longer,
+    never less: ``app.store.redis.TTL_SLACK``); None keeps it (unrecorded games)."""
     previous_wake_at: float | None = None
     """The wake time of the version this one replaces (None: it had none, or a new room)."""
     waiting: bool = False

@@ -3,14 +3,13 @@
 A snapshot is the room's whole JSON (5-20 KB, most of it the game's log) and the biggest share
 of the bytes a move sends Redis; zlib makes it a fifth of that. Level 3 is the smallest of
 zlib's fast levels (1-3) for the same CPU, about 50 µs a snapshot against 90 µs at level 6
-for a tenth fewer bytes (``bench/room_memory.py --levels``, ``docs/performance.md``, round
-thirteen). The compressed bytes go in base64: the store's client reads every reply as UTF-8
-text (``app/resp/connection.py``), and a third more bytes on a fifth of the JSON still pays.
+for a tenth fewer bytes (``bench/room_memory.py --levels``; ``docs/performance.md``, "What a
+move sends to Redis"). The compressed bytes go in base64: the store's client reads every
+reply as UTF-8 text (``app/resp/connection.py``), and a third more bytes on a fifth of the JSON
+still pays.
 A move (120-250 B, ``app/rooms/moves.py``) is stored as it is: compressed and in base64 it
 would come out no smaller.
 
-A snapshot stored before they were compressed is the room's JSON, which starts with ``{``:
-``COMPRESSED`` tells the two apart, so rooms stored by an earlier release read as they are.
 Only the store's own process reads a snapshot: the scripts in Redis pass it through whole."""
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import base64
 import zlib
 
 COMPRESSED = "zlib:"
-"""What a compressed snapshot starts with, and the room's JSON never does."""
+"""What a snapshot starts with: anything else in its place was not written by the store."""
 LEVEL = 3
 
 
@@ -30,7 +29,8 @@ def packed(text: str) -> str:
 
 
 def unpacked(stored: str) -> str:
-    """The room's JSON from a snapshot as the store holds it, compressed or not."""
+    """The room's JSON from a snapshot as the store holds it (``ValueError`` for anything
+    the store did not write)."""
     if not stored.startswith(COMPRESSED):
-        return stored  # written before snapshots were compressed
+        raise ValueError("a stored room's snapshot is not one the store wrote")
     return zlib.decompress(base64.b64decode(stored[len(COMPRESSED) :])).decode()

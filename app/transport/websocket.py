@@ -24,11 +24,16 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.transport.deflate import SharedDeflate, SharedDeflateFactory, deflated
+from app.transport.deflate import SharedCompression, SharedDeflate, SharedDeflateFactory
 from app.transport.lean import LeanEvent, LeanQueue
 
 SEND_NOW = "cash_stash.send_now"
 """The ASGI scope extension: ``{"send": callable(text) -> bool}``."""
+
+SHARED_COMPRESSION = "cash_stash.shared_compression"
+"""The key, in the state the application's lifespan hands its server, of the process's
+``SharedCompression`` (its runtime's): every connection's frames are compressed by it, the
+texts its snapshots joined piece by piece (``app/transport/deflate.py``)."""
 
 Text = str | bytes
 """A text frame's content: a string, or its UTF-8 encoding (what a frame carries, so a text
@@ -71,12 +76,14 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         self.queue: Any = LeanQueue()
         self.writable: Any = LeanEvent()
         self.writable.set()
-        if self.config.ws_per_message_deflate:
+        compression = self.app_state.get(SHARED_COMPRESSION)
+        if self.config.ws_per_message_deflate and isinstance(compression, SharedCompression):
             # The same offer as uvicorn's but with no context takeover, so that a text sent
-            # to many connections is compressed once (``app/transport/deflate.py``).
+            # to many connections is compressed once (``app/transport/deflate.py``). Without
+            # the application's compression (no lifespan), uvicorn's own offer stands.
             _stop_parser(self.conn)
             self.conn = ServerProtocol(
-                extensions=[SharedDeflateFactory()],
+                extensions=[SharedDeflateFactory(compression)],
                 max_size=self.config.ws_max_size,
                 logger=logging.getLogger("uvicorn.error"),
             )
@@ -160,8 +167,9 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         extensions = self.conn.extensions
         if not extensions:
             self.transport.write(text_frame(data, compressed=False))
-        elif len(extensions) == 1 and type(extensions[0]) is SharedDeflate:
-            self.transport.write(text_frame(deflated(data), compressed=True))
+        elif len(extensions) == 1 and type(extension := extensions[0]) is SharedDeflate:
+            compressed = extension.compression.deflated(data)
+            self.transport.write(text_frame(compressed, compressed=True))
         else:  # another extension: websockets frames it
             self.conn.send_text(data)
             self.transport.write(b"".join(self.conn.data_to_send()))
@@ -181,8 +189,9 @@ def text_frame(payload: bytes, *, compressed: bool) -> bytes:
 
     At every move each seat's connection sends a frame; through ``send_text`` that is a
     frame object, another one from the extension, a check of both and a header written to a
-    buffer, 7% of the Python time of an action under load (``docs/performance.md``, round
-    thirteen). ``tests/app/transport/test_library_seams.py`` holds the two to the same bytes."""
+    buffer, 7% of the Python time of an action under load (``docs/performance.md``, "Rendering
+    and sending the seats' states"). ``tests/app/transport/test_library_seams.py`` holds the
+    two to the same bytes."""
     first = 0xC1 if compressed else 0x81  # FIN, RSV1 if compressed, the text opcode
     length = len(payload)
     if length < 126:

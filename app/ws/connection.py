@@ -24,9 +24,11 @@ from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
 from app.text import TextRefused, clean_text
+from app.transport.deflate import SharedCompression
 from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import Text, send_now_of
-from app.ws.limits import TokenBucket, WholeStates
+from app.ws.hub import Hub
+from app.ws.limits import AddressBudget, TokenBucket, WholeStates
 from app.ws.messages import (
     CLIENT_TYPES,
     Act,
@@ -121,16 +123,23 @@ class Connection:
         code: str,
         token_hash: str | None,
         service: RoomService,
+        hub: Hub,
         settings: Settings,
         metrics: Metrics,
         address: str = "unknown",
         whole_states: WholeStates | None = None,
+        messages: AddressBudget | None = None,
+        compression: SharedCompression | None = None,
     ) -> None:
         self._websocket = websocket
+        self._compression = compression
+        """The process's compression, for the snapshots this connection reads itself."""
         self._address = address
         self._code = code
         self._token_hash = token_hash
         self._service = service
+        self._hub = hub
+        """Where the rooms this connection commits go, to reach every seat here."""
         self._settings = settings
         self._metrics = metrics
         self._queue: LeanQueue[_Item | None] = LeanQueue(settings.ws_queue_size)
@@ -161,6 +170,14 @@ class Connection:
         self._whole_states = whole_states
         """The address's budget of whole states in this process (the hub's, shared by its
         connections; a connection made alone has one of its own)."""
+        if messages is None:
+            messages = AddressBudget(
+                rate=settings.ws_messages_per_address_per_second,
+                burst=settings.ws_messages_per_address_burst,
+            )
+        self._messages = messages
+        """The address's budget of messages in this process (the hub's, shared by its
+        connections), beside the connection's own bucket."""
         self._refused = 0
         self.dropped = False
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
@@ -343,7 +360,7 @@ class Connection:
             if len(text.encode()) > self._settings.ws_max_message_bytes:
                 await self._reply(error_message("message_too_large", "That message is too large."))
                 return CLOSE_TOO_BIG
-            if not self._bucket.take():
+            if not (self._bucket.take() and self._messages.allow(self._address)):
                 self._refused += 1
                 if self._refused > self._settings.ws_burst:
                     await self._reply(
@@ -449,19 +466,21 @@ class Connection:
                 # the same version twice.
                 room = await self._service.load(self._code)
                 if room is not None:
-                    self.deliver(Snapshot(room))
+                    self.deliver(Snapshot(room, self._compression))
             return
-        if acted.repeated:
-            # Applied before: the client is told so, and at which version, in a few bytes.
-            # Its state it has had, or will have as every connection does: sent again, it
-            # cost the whole view and log for each repeat (issue 44).
-            version = play.remembered(acted.room, acted.seat, message.ref)
-            applied: AppliedMessage = {
-                "type": "applied",
-                "ref": message.ref,
-                "version": acted.room.version if version is None else version,
-            }
-            await self._reply(dict(applied))
+        if not acted.repeated:
+            self._hub.committed(acted.room)
+            return
+        # Applied before: the client is told so, and at which version, in a few bytes. Its
+        # state it has had, or will have as every connection does: sent again, it cost the
+        # whole view and log for each repeat (issue 44).
+        version = play.remembered(acted.room, acted.seat, message.ref)
+        applied: AppliedMessage = {
+            "type": "applied",
+            "ref": message.ref,
+            "version": acted.room.version if version is None else version,
+        }
+        await self._reply(dict(applied))
 
     async def _resync_now(self) -> None:
         """Send the room summary and the whole state of the room as it is now. Asked for
@@ -497,7 +516,7 @@ class Connection:
         room = await self._service.load(self._code)
         if room is None:
             raise room_not_found()
-        await self._reply(Snapshot(room))
+        await self._reply(Snapshot(room, self._compression))
 
     async def _hint(self) -> None:
         if self._token_hash is None:
@@ -524,4 +543,6 @@ class Connection:
         chat = ChatMessage(seat=seat, name=player.name, text=text, at=time.time())
         await say(self._service.store, self._code, chat.model_dump_json())
         if player.away:
-            await self._service.set_presence(self._code, self._token_hash, connected=True)
+            self._hub.committed(
+                await self._service.set_presence(self._code, self._token_hash, connected=True)
+            )

@@ -8,17 +8,20 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from app.matchmaking.live import GameIndex
 from app.rooms.errors import RoomError
 from app.rooms.model import Room
+from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
 from app.store.base import STORE_ERRORS
+from app.transport.deflate import SharedCompression
 from app.transport.websocket import Text
-from app.ws.limits import ConnectionCaps, WholeStates
+from app.ws.limits import AddressBudget, ConnectionCaps, WholeStates
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -51,13 +54,29 @@ class Listener(Protocol):
 
 
 class Hub:
-    """Routes each commit and room message to the connections of that room in this process."""
+    """Routes each commit and room message to the connections of that room in this process.
 
-    def __init__(self, service: RoomService, *, on_commit: Callable[[], None]) -> None:
+    A room this process commits is handed here by whoever committed it (``committed``); a
+    commit of another process is announced on the store's channel and read (``_announced``).
+    """
+
+    def __init__(
+        self,
+        service: RoomService,
+        *,
+        scheduler: Scheduler,
+        index: GameIndex | None = None,
+        compression: SharedCompression | None = None,
+    ) -> None:
         self._service = service
-        self._on_commit = on_commit
-        """Called for a commit heard that this process did not make (its wake time unknown
-        here): the scheduler looks again. It hears this process's own commits itself."""
+        self.compression = compression
+        """The process's compression (``app/transport/deflate.py``), told how each room
+        snapshot's texts are joined; its connections' snapshots use it too."""
+        self._scheduler = scheduler
+        """Told each commit's wake time: this process's own as it hands them here, a poke
+        for another's (its wake time is unknown here)."""
+        self._index = index
+        """The index of games in play, told each room this process commits (None: no lobby)."""
         self._rooms: dict[str, set[Listener]] = {}
         self._fanned: dict[str, int] = {}
         """Code → the version last fanned out to the room's connections here."""
@@ -90,8 +109,24 @@ class Hub:
             rate=settings.ws_whole_states_per_second, burst=settings.ws_whole_states_burst
         )
         """The whole states this process sends each address (first states, resyncs)."""
-        service.on_commit(self._committed)
-        service.on_missed_commit(lambda code: self._announced(code, 0))
+        self.messages = AddressBudget(
+            rate=settings.ws_messages_per_address_per_second,
+            burst=settings.ws_messages_per_address_burst,
+        )
+        """The messages this process handles from each address, over all its connections."""
+
+    def committed(self, room: Room) -> None:
+        """A room this process has just committed: every seat connected here gets its view now
+        (its announcement on the store's channel is then skipped), the scheduler its wake
+        time, and the index of games in play its entry."""
+        if room.code in self._rooms:
+            self._fan_out(room)
+        settings = self._service.settings
+        self._scheduler.due(
+            room.wake_at(settings.disconnect_grace_seconds, settings.seat_open_seconds)
+        )
+        if self._index is not None:
+            self._index.committed(room)
 
     async def add(self, code: str, listener: Listener) -> None:
         """Take a connection to the room; the room's first here subscribes this process to
@@ -148,7 +183,7 @@ class Hub:
             try:
                 if event.kind == "commit":
                     if event.version > self._fanned.get(event.code, 0):
-                        self._on_commit()  # not this process's own (the scheduler hears those)
+                        self._scheduler.poke()  # not this process's own (``committed`` has those)
                     self._announced(event.code, event.version)
                 elif event.kind == "message":
                     # Checked once, then sent as it came: a room's message (a chat line) goes
@@ -157,7 +192,7 @@ class Hub:
                         raise ValueError("a room message is a JSON object")
                     self._say(event.code, event.data)
                 elif event.code:
-                    self._on_commit()
+                    self._scheduler.poke()
                     self._service.distrust(event.code)
                     self._announced(event.code, 0)
                     await self._catch_up(event.code)
@@ -169,7 +204,7 @@ class Hub:
     async def _resync(self) -> None:
         """After a lost subscription: re-read every room this process serves, whole."""
         self._service.distrust()
-        self._on_commit()
+        self._scheduler.poke()
         for code in list(self._rooms):
             room = await self._service.load(code)
             if room is not None:
@@ -216,7 +251,7 @@ class Hub:
         """Record that a person is connected (a commit only if the room says they are not:
         a departure still waiting here is simply not committed, ``depart``)."""
         self._presence_at[(code, token_hash)] = time.monotonic()
-        await self._service.set_presence(code, token_hash, connected=True)
+        self.committed(await self._service.set_presence(code, token_hash, connected=True))
 
     def depart(self, code: str, token_hash: str, *, seat: int | None) -> None:
         """Record, a moment later, that a person left the room, unless a connection here holds
@@ -265,9 +300,9 @@ class Hub:
             since = time.monotonic() - self._service.settings.presence_seconds
             self._presence_at = {k: at for k, at in self._presence_at.items() if at > since}
         try:
-            await self._service.set_presence(code, token_hash, connected=False)
+            room = await self._service.set_presence(code, token_hash, connected=False)
         except RoomError:
-            pass  # the seat or the room is gone: nobody to mark away
+            return True  # the seat or the room is gone: nobody to mark away
         except STORE_ERRORS as error:
             logger.warning(
                 "departure not recorded (%s)",
@@ -275,6 +310,7 @@ class Hub:
                 extra={"room": code, "seat": seat},
             )
             return False
+        self.committed(room)
         return True
 
     async def _depart_later(self, code: str, token_hash: str, seat: int | None) -> None:
@@ -292,7 +328,8 @@ class Hub:
             return
         if version == self._service.committing(code):
             # This process's own commit, announced before the store answered: the answer
-            # brings it (``_committed``), or the commit missed and the room is read then.
+            # brings it (``committed``), or the commit missed and the room is read then.
+            self._start(self._after_answer(code, version))
             return
         if version == 0:
             self._unknown.add(code)
@@ -337,17 +374,18 @@ class Hub:
             self._wanted.pop(code, None)
             self._unknown.discard(code)
 
-    def _committed(self, room: Room) -> None:
-        """This process's own commit: its connections get it now, without waiting for it to
-        come back through the store's channel (where it is then skipped)."""
-        if room.code in self._rooms:
-            self._fan_out(room)
+    async def _after_answer(self, code: str, version: int) -> None:
+        """Once the store has answered this process's commit of ``version``, announced before
+        the answer: read the room unless the commit was handed here (it lost to another
+        process's commit of the same version, or its outcome is unknown)."""
+        await self._service.settled(code)
+        self._announced(code, version)
 
     def _fan_out(self, room: Room) -> None:
         if room.version <= self._fanned.get(room.code, 0):
             return
         self._fanned[room.code] = room.version
-        snapshot = Snapshot(room)
+        snapshot = Snapshot(room, self.compression)
         listeners = list(self._rooms.get(room.code, ()))
         for listener in listeners:
             listener.deliver(snapshot)
@@ -358,7 +396,10 @@ class Hub:
             index = None if token_hash is None else snapshot.seat_of(token_hash)
             seat = None if index is None else room.seats[index]
             if token_hash is not None and seat is not None and seat.disconnected_at is not None:
-                self._spawn(self._service.set_presence(room.code, token_hash, connected=True))
+                self._spawn(self._mark_back(room.code, token_hash))
+
+    async def _mark_back(self, code: str, token_hash: str) -> None:
+        self.committed(await self._service.set_presence(code, token_hash, connected=True))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         async def guarded() -> None:

@@ -33,16 +33,11 @@ class TokenBucket:
         return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self._rate
 
 
-class WholeStates:
-    """The whole states (view and log, many times any request) this process sends each client
-    address, over all its connections: ``burst`` at once, then ``rate`` a second. A
-    connection's first state and a resync's each cost one; a delta that follows a move costs
-    nothing (the room's moves, not the address, set how many there are).
-
-    Spending past the budget queues: the next is due ``1 / rate`` seconds after the one before,
-    so an address reconnecting in a loop is sent ``rate`` states a second however many
-    connections it holds, while a page reload or a network blip within ``burst`` is served at
-    once. An address whose bucket has filled again is forgotten (as good as never seen)."""
+class AddressBudget:
+    """A token bucket per client address, over all its connections in this process: ``burst``
+    at once, then ``rate`` a second. An address whose bucket has filled again is forgotten (as
+    good as never seen), so only the addresses that spent within about the time an empty bucket
+    takes to fill are remembered."""
 
     def __init__(
         self, *, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
@@ -51,13 +46,51 @@ class WholeStates:
         self._burst = float(burst)
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}
-        """Address → its tokens (below zero: states already queued) and when they were
-        counted. An address not here has its whole burst."""
+        """Address → its tokens (below zero: spent ahead, see ``WholeStates``) and when they
+        were counted. An address not here has its whole burst."""
         self._swept_at = clock()
 
     def __len__(self) -> int:
         """Addresses remembered (their bucket not yet full again)."""
         return len(self._buckets)
+
+    def allow(self, address: str) -> bool:
+        """Spend one for ``address`` if it has one; False (nothing spent) if not."""
+        now = self._clock()
+        self._sweep(now)
+        tokens = self._tokens(address, now)
+        if tokens < 1.0:
+            return False
+        self._buckets[address] = (tokens - 1.0, now)
+        return True
+
+    def _tokens(self, address: str, now: float) -> float:
+        tokens, at = self._buckets.get(address, (self._burst, now))
+        return min(self._burst, tokens + (now - at) * self._rate)
+
+    def _sweep(self, now: float) -> None:
+        """Forget the addresses whose bucket is full again, at most once in the time an empty
+        bucket takes to fill."""
+        if now - self._swept_at < self._burst / self._rate:
+            return
+        self._swept_at = now
+        self._buckets = {
+            address: (tokens, at)
+            for address, (tokens, at) in self._buckets.items()
+            if tokens + (now - at) * self._rate < self._burst
+        }
+
+
+class WholeStates(AddressBudget):
+    """The whole states (view and log, many times any request) this process sends each client
+    address, over all its connections. A connection's first state and a resync's each cost
+    one; a delta that follows a move costs nothing (the room's moves, not the address, set how
+    many there are).
+
+    Spending past the budget queues: the next is due ``1 / rate`` seconds after the one before,
+    so an address reconnecting in a loop is sent ``rate`` states a second however many
+    connections it holds, while a page reload or a network blip within ``burst`` is served at
+    once."""
 
     def wait(self, address: str) -> float:
         """Seconds until one more whole state to ``address`` would be due (0: now)."""
@@ -71,23 +104,6 @@ class WholeStates:
         tokens = self._tokens(address, now) - 1.0
         self._buckets[address] = (tokens, now)
         return 0.0 if tokens >= 0.0 else -tokens / self._rate
-
-    def _tokens(self, address: str, now: float) -> float:
-        tokens, at = self._buckets.get(address, (self._burst, now))
-        return min(self._burst, tokens + (now - at) * self._rate)
-
-    def _sweep(self, now: float) -> None:
-        """Forget the addresses whose bucket is full again, at most once in the time an empty
-        bucket takes to fill: only the addresses sent a whole state within about twice that
-        are remembered."""
-        if now - self._swept_at < self._burst / self._rate:
-            return
-        self._swept_at = now
-        self._buckets = {
-            address: (tokens, at)
-            for address, (tokens, at) in self._buckets.items()
-            if tokens + (now - at) * self._rate < self._burst
-        }
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:

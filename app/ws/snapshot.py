@@ -12,7 +12,7 @@ import orjson
 import engine
 from app.rooms.model import Room
 from app.rooms.public import RoomPublic, game_recorded, room_public
-from app.transport.deflate import joined
+from app.transport.deflate import SharedCompression
 from app.ws.messages import RoomMessage, StateMessage
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -73,10 +73,16 @@ class LogMark:
 class Snapshot:
     """A room at one version; every connection to it shares the decoding and each seat's
     message, rendered once to the text that is sent (spectators share one) for each place
-    in the log the connections holding it start from."""
+    in the log the connections holding it start from.
 
-    def __init__(self, room: Room) -> None:
+    ``compression`` is the process's (its runtime's): each seat's text is told to it as
+    ``joined`` from the seat's own head and the tail every seat shares, so that the tail is
+    compressed once. Without it (the tests' and benches' snapshots that nothing sends) a text
+    is only joined."""
+
+    def __init__(self, room: Room, compression: SharedCompression | None = None) -> None:
         self.room = room
+        self._compression = compression
         self._texts: dict[tuple[int | None, int], tuple[bytes, LogMark]] = {}
         """Each seat's state text and the log it leaves its client with, by seat and
         ``log_from``: most connections of a seat had the same previous version."""
@@ -294,7 +300,9 @@ class Snapshot:
             tail, mark = self._tail(since, log_from, bool(own or shared))
             # Two pieces, the seat's own and the tail every seat's state shares, for the
             # compression to make the tail once (``joined``).
-            text = joined([b"".join([head, own, b"," if own and shared else b""]), tail])
+            pieces = [b"".join([head, own, b"," if own and shared else b""]), tail]
+            compression = self._compression
+            text = b"".join(pieces) if compression is None else compression.joined(pieces)
             rendered = self._texts[key] = (text, mark)
         return rendered
 

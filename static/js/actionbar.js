@@ -5,7 +5,7 @@
 import { kindName, shortName } from "./cards.js";
 import { h } from "./dom.js";
 import { needWords } from "./duel.js";
-import { cardsOf, kindsById } from "./moves.js";
+import { cardsOf, describe, isMine, kindsById } from "./moves.js";
 import { litPlaces, naturalOrder } from "./places.js";
 import { moveMenu, optionButton } from "./movemenu.js";
 
@@ -93,6 +93,20 @@ function buttonMoves(message, ui) {
   return message.legal.filter((action) => (action.type === "swap" || action.type === "move") && [...ui.selected].every((id) => cardsOf(action).includes(id)));
 }
 
+/** The Hint button, when the room offers hints and it is this seat's move; `ui.hintAsked` while
+ * the server thinks. */
+export function hintButton(view, ui, onAsk) {
+  if (!ui.room.options.hints || !isMine(view) || view.over) return null;
+  return h("button", { type: "button", class: "hint-button", disabled: ui.hintAsked, dataset: { focus: "hint" }, onClick: onAsk }, ui.hintAsked ? "Thinking…" : "Hint");
+}
+
+/** What the hint `ui.hint` suggests, in words, with the chance of winning it gives. */
+export function hintLine(view, ui) {
+  if (!ui.hint || !isMine(view)) return null;
+  const chance = ui.hint.win_chance === null ? "the only choice" : `about ${Math.round(ui.hint.win_chance * 100)}% chance to win`;
+  return h("p", { class: "bar-note hint-line", role: "status", dataset: { testid: "hint" } }, `Suggested: ${describe(ui.hint.action, view)} (${chance}).`);
+}
+
 /** The bar; `notice` and `hint` are elements for its note line, `extras` the clock and Hint. */
 export function actionBar(message, ui, handlers, { notice, hint, extras = null }) {
   const view = message.view;
@@ -102,7 +116,7 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
   const buttons = [];
   if (mine) {
     const shown = SHOWN[window.matchMedia("(max-width: 959px)").matches ? "compact" : "wide"];
-    // The answers come first and take the focus (js/room.js): Concede is never the default.
+    // The answers come first and take the focus (js/room/focus.js): Concede is never the default.
     if (view.challenge) {
       const answers = naturalOrder(message.legal.filter((a) => a.type === "answer" && [...ui.selected].every((id) => cardsOf(a).includes(id))), view, kinds);
       for (const { action, words } of answers.slice(0, shown.answers)) {

@@ -18,7 +18,7 @@ function problem(status, body) {
   return new ApiError(status, "error", `The server answered ${status}.`);
 }
 
-async function call(method, path, { body, token } = {}) {
+export async function call(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;

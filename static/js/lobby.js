@@ -7,7 +7,7 @@ import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { lobbyLife } from "./livegames.js";
 import { playNowPanel } from "./playnow.js";
-import { playerId, playerName, rememberSeat, seatIn, setPlayerName } from "./session.js";
+import { playerId, playerName, rememberSeat, seatIn, setPlayerName, signedIn } from "./session.js";
 
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
 const RULES = Object.entries(RULE_NAMES);
@@ -193,6 +193,9 @@ export function lobbyPage(main, { navigate }) {
     .catch(() => {});
 
   const life = lobbyLife();
+  // A guest never loads the friends panel's code.
+  const friendsSlot = h("div", { class: "friends-slot" });
+  if (signedIn()) import("./friends.js").then((friends) => friends.friendsPanel(friendsSlot, { navigate }));
   main.replaceChildren(
     h(
       "div",
@@ -206,7 +209,7 @@ export function lobbyPage(main, { navigate }) {
           h("h1", { id: "lobby-title" }, "Cash Stash"),
           h("p", { class: "tagline" }, "Collect sets of assets, steal your rivals' exposed sets, protect your own."),
           life.counts,
-          h("p", {}, h("a", { href: "/help", class: "button hero-link" }, "How to play")),
+          h("p", {}, h("a", { href: "/help", class: "button hero-link" }, "How to play"), " ", h("a", { href: "/account", class: "button hero-link" }, "Sign in / Make an account")),
         ),
         heroCards(),
       ),
@@ -245,7 +248,9 @@ export function lobbyPage(main, { navigate }) {
             h("h2", { id: "join-title" }, "Join by code"),
             h("div", { class: "field" }, h("label", { for: "join-code" }, "Room code"), h("div", { class: "inline" }, code, h("button", { type: "submit" }, "Find room"))),
           ),
+          friendsSlot,
           life.panel,
+          notifyPanel(),
           h("section", { class: "panel", "aria-labelledby": "public-title" }, h("h2", { id: "public-title" }, "Public rooms"), rooms),
           history,
           h(
@@ -264,6 +269,17 @@ export function lobbyPage(main, { navigate }) {
       ),
     ),
   );
+}
+
+/** "Tell me when it's my move": its Web Push code (push.js) loads only when used, or once allowed. */
+function notifyPanel() {
+  if (!("PushManager" in window && "Notification" in window)) return null;
+  const status = h("p", { class: "hint", role: "status" });
+  const button = h("button", { type: "button", "aria-pressed": "false" }, "Tell me when it's my move");
+  const push = () => import("./push.js").then((m) => m.control(button, status));
+  button.addEventListener("click", () => push().then((c) => c.toggle()));
+  if (Notification.permission === "granted") push();
+  return h("section", { class: "panel", "aria-labelledby": "notify-title" }, h("h2", { id: "notify-title" }, "Your move, told"), status, button);
 }
 
 /** /r/<code>: the room's summary and a name field; joining keeps the seat's token here. */

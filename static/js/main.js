@@ -1,22 +1,40 @@
 // The client's entry point: one page per address, links handled without reloading.
 
-import { leavePage } from "./dom.js";
+import { h, leavePage, render } from "./dom.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { joinPage, lobbyPage } from "./lobby.js";
 import { notFoundPage } from "./notfound.js";
-import { replayPage } from "./replay.js";
 import { roomPage } from "./room.js";
 
 const main = document.getElementById("main");
 const SITE = "Cash Stash";
+/** Pages shown so far: a page that loads its module draws only if it is still the one shown. */
+let shown = 0;
+
+/** The replay page and its review load when a replay is opened: a first visit, from the lobby
+ * to a dealt table, downloads neither (its page weight budget is tested). */
+async function replayPage(gameId) {
+  const visit = shown;
+  main.replaceChildren(h("div", { class: "replay" }, h("p", { class: "hint" }, "Loading the game…")));
+  let page;
+  try {
+    page = await import("./replay.js");
+  } catch {
+    if (visit === shown) render(main, h("p", { class: "notice error", role: "alert" }, "The replay could not be loaded: check the connection, then reload the page."));
+    return;
+  }
+  if (visit === shown) page.replayPage(main, gameId);
+}
 
 /** Each page: its address pattern, its title, and what draws it from the address's parts. */
 const ROUTES = [
   { path: /^\/$/, title: SITE, show: (context) => lobbyPage(main, context) },
   { path: /^\/r\/([^/]+)\/?$/, title: `Join a room · ${SITE}`, show: (context, code) => joinPage(main, roomCode(code), context) },
   { path: /^\/room\/([^/]+)\/?$/, title: SITE, show: (context, code) => roomPage(main, roomCode(code), context) },
-  { path: /^\/games\/([^/]+)\/?$/, title: `Replay · ${SITE}`, show: (context, id) => replayPage(main, decodeURIComponent(id)) },
+  { path: /^\/games\/([^/]+)\/?$/, title: `Replay · ${SITE}`, show: (context, id) => replayPage(decodeURIComponent(id)) },
   { path: /^\/leaderboard\/?$/, title: `Leaderboard · ${SITE}`, show: () => leaderboardPage(main) },
+  { path: /^\/(account|link)\/?$/, title: `Account · ${SITE}`, show: (context, which) => import("./account.js").then((page) => page.accountPage(main, which, context)) },
+  { path: /^\/friend\/([^/]+)\/?$/, title: `Friend link · ${SITE}`, show: (context, code) => import("./friends.js").then((friends) => friends.friendLinkPage(main, decodeURIComponent(code))) },
 ];
 
 function roomCode(part) {
@@ -39,6 +57,7 @@ function markCurrentLink(path) {
 
 function route() {
   leavePage();
+  shown += 1;
   const path = location.pathname;
   const context = { navigate };
   window.scrollTo(0, 0);

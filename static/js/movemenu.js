@@ -1,10 +1,11 @@
 // Every legal move in words, one tap away: the "All moves" button of the action bar opens this
 // list as a popover above the bar. It is the way for the keyboard and screen readers (and for
-// anyone who would rather read than point): duplicates merged, natural moves first.
+// anyone who would rather read than point): duplicates merged, natural moves first. A place
+// that several moves fit opens the few of them in a chooser beside it.
 
 import { h } from "./dom.js";
 import { isHinted, kindsById } from "./moves.js";
-import { naturalOrder } from "./places.js";
+import { litPlaces, naturalOrder } from "./places.js";
 
 /** One move as a button that sends it. */
 export function optionButton(action, words, onAct, extraClass = "", suggested = false) {
@@ -62,4 +63,23 @@ export function moveMenu(message, ui, handlers) {
     h("span", { "aria-hidden": "true" }, `oves (${moves.length})`),
   );
   return [toggle, list];
+}
+
+/** The small list of moves next to a place that several legal moves fit (`ui.chooser`, the
+ * place's key, with the selected cards); closed by the browser, it is forgotten. */
+export function chooser(message, ui, onAct) {
+  if (!ui.chooser) return null;
+  const actions = litPlaces(message.legal, ui.selected, message.view.seat).get(ui.chooser);
+  if (!actions) return null;
+  const kinds = kindsById(message.view);
+  const element = h(
+    "div",
+    { class: "chooser", popover: "auto", role: "group", "aria-label": "Which move?", dataset: { openPopover: "chooser", anchor: ui.chooser } },
+    h("p", { class: "chooser-title", "aria-hidden": "true" }, "Which move?"),
+    h("div", { class: "options" }, naturalOrder(actions, message.view, kinds).map(({ action, words }) => optionButton(action, words, onAct))),
+  );
+  element.addEventListener("toggle", (event) => {
+    if (event.newState === "closed" && element.isConnected) ui.chooser = null;
+  });
+  return element;
 }

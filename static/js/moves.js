@@ -29,6 +29,11 @@ export function kindsById(view) {
   return kinds;
 }
 
+/** Whether the view's seat is asked to act now: its turn, its answer or its choice. */
+export function isMine(view) {
+  return view.seat !== null && view.seat !== undefined && view.to_act.includes(view.seat);
+}
+
 export function playerName(view, seat) {
   if (seat === view.seat) return "you";
   return view.players[seat]?.name ?? `Seat ${seat + 1}`;

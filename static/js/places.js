@@ -3,7 +3,7 @@
 // allowed: every place is lit from the server's `legal` list alone.
 
 import { KINDS } from "./cards.js";
-import { cardsOf, describe, kindsById } from "./moves.js";
+import { cardsOf, describe, kindsById, reasonsFor } from "./moves.js";
 
 /** The place key of a player's set: `set:SEAT:DEPTH` (depth 0 = the top set). */
 export function setPlace(seat, depth) {
@@ -68,6 +68,23 @@ export function litPlaces(legal, selected, me) {
     if (exact.length) lit.set(place, exact);
   }
   return lit;
+}
+
+/** Why the selected cards cannot go to the place `key`, from the server's `blocked` reasons. */
+export function whyNot(message, selected, key) {
+  const view = message.view;
+  if (!view.to_act.includes(view.seat)) return "It is not your move.";
+  const [kind, seatText, depthText] = key.split(":");
+  const rivalSet = kind === "set" && Number(seatText) !== view.seat;
+  let reasons = [];
+  if (rivalSet) reasons = reasonsFor(message.blocked, "challenge", { target: Number(seatText), depth: Number(depthText) });
+  else if (key === "new-set") reasons = reasonsFor(message.blocked, "form_set");
+  else if (key === "discard") reasons = reasonsFor(message.blocked, "discard");
+  else if (kind === "set") reasons = reasonsFor(message.blocked, "improve");
+  else if (key === "duel") reasons = reasonsFor(message.blocked, "answer");
+  if (rivalSet && reasons.length) return `You cannot challenge that set: ${reasons.join(" ")}`;
+  if (!selected.size) return "Select cards in your hand first, then press where they go (or drag them there).";
+  return `No move puts the selected cards there. ${reasons.join(" ")}`.trim();
 }
 
 const TYPE_ORDER = ["form_set", "form_set_discard", "improve", "challenge", "answer", "swap", "move", "draft", "discard", "choose", "concede", "end_turn"];

@@ -3,7 +3,7 @@
 
 const PREFIX = "cash-stash:";
 
-function read(key, fallback) {
+export function read(key, fallback) {
   try {
     const raw = localStorage.getItem(PREFIX + key);
     return raw === null ? fallback : JSON.parse(raw);
@@ -12,7 +12,7 @@ function read(key, fallback) {
   }
 }
 
-function write(key, value) {
+export function write(key, value) {
   localStorage.setItem(PREFIX + key, JSON.stringify(value));
 }
 
@@ -57,4 +57,9 @@ export function playerId() {
     write("player-id", id);
   }
   return id;
+}
+
+/** Whether this browser signed in to an account (account.js keeps its guest id; the cookie is HttpOnly). */
+export function signedIn() {
+  return read("account-player-id", null) !== null;
 }

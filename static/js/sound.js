@@ -2,6 +2,8 @@
 // only after the person has interacted with it, so the AudioContext is made on the first
 // pointer or key press; until then play() stays silent. A mute switch is remembered.
 
+import { isMine } from "./moves.js";
+
 const STORAGE_KEY = "cash-stash:sound";
 const VOLUME = 0.12;
 
@@ -139,6 +141,22 @@ export function play(name) {
   schedule(context, name);
   played.push(name);
   return true;
+}
+
+/** The cues a new state calls for, from the state before and the log entries it added. */
+export function cuesFor(before, view, entries) {
+  const cues = [];
+  const me = view.seat;
+  if (me === null || me === undefined) return cues;
+  for (const entry of entries) {
+    if (entry.event === "challenge" && entry.target === me) cues.push("challenge");
+    if (entry.event === "challenge_won" && (entry.challenger === me || entry.defender === me)) cues.push(entry.seat === me ? "won" : "lost");
+  }
+  // The turn cue sounds when the turn passes to this seat, not again after a challenge in it.
+  const turnNow = isMine(view) && !view.challenge && !view.pending && view.active === me;
+  if (turnNow && (before.active !== me || before.over)) cues.push("turn");
+  if (view.over && !before.over) cues.push("gameover");
+  return cues;
 }
 
 /** Every cue actually played since the page loaded (for tests: nobody has to listen). */

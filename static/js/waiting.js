@@ -136,5 +136,6 @@ export function waitingRoom(room, { code, seat, ui, hostCall }) {
     ),
     h("ol", { class: "seats", "aria-label": "Seats" }, seats),
     controls,
+    ui.friends ? ui.friends.element : null,
   );
 }

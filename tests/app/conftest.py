@@ -56,6 +56,9 @@ def base_settings(**overrides: Any) -> Settings:
         "request_burst": 10000,
         "lobby_cache_ms": 0,
         "ws_messages_per_second": 1000.0,
+        # Every test client is one address (loopback): the address's budget would be theirs all.
+        "ws_messages_per_address_per_second": 100_000.0,
+        "ws_messages_per_address_burst": 100_000,
         "database_url": "sqlite+aiosqlite:///:memory:",
     }
     values.update(overrides)

@@ -52,6 +52,8 @@ def server_env(redis: str | RedisTarget, database: Path, **settings: str) -> dic
         **target.env(),
         "CASH_STASH_AI_PAUSE_SECONDS": "0",
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
+        "CASH_STASH_WS_MESSAGES_PER_ADDRESS_PER_SECOND": "1000000",
+        "CASH_STASH_WS_MESSAGES_PER_ADDRESS_BURST": "1000000",
         "CASH_STASH_JOIN_LIMIT": "1000",
         "CASH_STASH_CREATE_LIMIT": "1000",
         "CASH_STASH_REQUEST_RATE_PER_SECOND": "10000",

@@ -66,6 +66,10 @@ def test_the_pages_around_the_table_pass_axe(open_page: OpenPage, server: Server
     expect(page.get_by_text("Loading…")).to_have_count(0)
     problems += violations(page, "leaderboard")
 
+    page.goto(f"{server.url}/account")
+    expect(page.get_by_role("heading", name="Make an account")).to_be_visible()
+    problems += violations(page, "account, signed out")
+
     page.goto(f"{server.url}/help")
     expect(page.get_by_role("heading", name="How to play Cash Stash")).to_be_visible()
     problems += violations(page, "help")

@@ -25,7 +25,7 @@ from tests.browser.harness import (
 from tests.browser.server import DUEL_ROOM
 
 LOG_SHOWN = 60
-"""The log lines the table shows (``static/js/room.js``)."""
+"""The log lines the table shows (``static/js/room/side.js``)."""
 
 
 def test_one_person_plays_a_whole_game_against_three_ai(

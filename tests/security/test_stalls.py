@@ -168,6 +168,8 @@ async def test_the_chat_history_sent_on_connect_is_capped_in_bytes(serve: Serve)
         chat_per_seat_per_minute="1000",
         chat_per_room_per_minute="1000",
         ws_burst="1000",
+        ws_messages_per_address_burst="1000",
+        ws_messages_per_address_per_second="1000",
     )
     code, (host, _) = await duel(server.endpoint)
     talker = await seated(server.endpoint, code, host)

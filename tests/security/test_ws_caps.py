@@ -82,6 +82,8 @@ async def test_a_chat_storm_is_bounded_per_seat_and_per_room(serve: Serve) -> No
         ws_connections_per_room="60",
         ws_connections_per_address="100",
         ws_burst="1000",
+        ws_messages_per_address_burst="1000",
+        ws_messages_per_address_per_second="1000",
     )
     code, tokens = await duel(server.endpoint)
     players = [await seated(server.endpoint, code, token) for token in tokens]

@@ -43,6 +43,8 @@ async def test_a_reader_that_never_reads_is_bounded_then_closed(serve: Serve) ->
         ws_unwritable_seconds="2",
         ws_queue_size="100000",
         ws_burst="100000",
+        ws_messages_per_address_burst="100000",
+        ws_messages_per_address_per_second="100000",
         chat_per_seat_per_minute="100000",
         chat_per_room_per_minute="100000",
     )

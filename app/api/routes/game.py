@@ -214,10 +214,13 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         code=code,
         token_hash=token_hash,
         service=service,
+        hub=hub,
         settings=settings,
         metrics=runtime.metrics,
         address=address,
         whole_states=hub.whole_states,
+        messages=hub.messages,
+        compression=hub.compression,
     )
     try:
         await _turn_for_a_whole_state(websocket, hub.whole_states.take(address))
@@ -239,7 +242,7 @@ async def _play(websocket: WebSocket, code: str, address: str) -> None:
         # Read again now that the hub holds the connection: a commit fanned out between the
         # first read and ``hub.add`` would otherwise not reach it until the next one.
         room = await service.load(code) or room
-        connection.open(Snapshot(room))
+        connection.open(Snapshot(room, hub.compression))
         connection.deliver(dict(history))
         # The connection lives for hours: it must not keep the room it opened with alive.
         del room

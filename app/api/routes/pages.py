@@ -31,6 +31,8 @@ def not_found_page() -> FileResponse:
 
 @router.get("/")
 @router.get("/leaderboard")
+@router.get("/account")
+@router.get("/link")
 async def client_page() -> FileResponse:
     return _page("index.html")
 
@@ -46,9 +48,26 @@ async def room_page(code: str) -> FileResponse:
     return _page("index.html")
 
 
+@router.get("/friend/{code}")
+async def friend_link_page(code: str) -> FileResponse:
+    """A friend link: the client asks a signed-in visitor whether to ask its owner."""
+    return _page("index.html")
+
+
 @router.get("/games/{game_id}")
 async def replay_page(game_id: str) -> FileResponse:
     return _page("index.html")
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker (Web Push notifications), served from the root so that its scope is
+    the whole site; ``no-cache`` so that a new version is found at the next visit."""
+    return FileResponse(
+        STATIC_DIR / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @router.get("/help")

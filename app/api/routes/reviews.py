@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, cast
 from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 
-from app.api.deps import CountedCreation, RuntimeDep, ServiceDep, client_address
+from app.api.deps import CountedCreation, HubDep, RuntimeDep, ServiceDep, client_address
 from app.api.errors import Refusal
 from app.api.routes.games import GameId
 from app.api.schemas import STRICT, DisplayName, GuestId, RoomCreated
@@ -152,6 +152,7 @@ async def practice(
     request: Request,
     session: SessionDep,
     service: ServiceDep,
+    hub: HubDep,
 ) -> RoomCreated:
     """A practice table at decision ``step``: a new private room already in play, where the
     caller holds the seat that decided, seeing what it saw (its hand and every public zone),
@@ -177,4 +178,5 @@ async def practice(
         ),
         address=client_address(request),
     )
+    hub.committed(room)
     return RoomCreated(code=room.code, seat=seat, token=token)

@@ -12,7 +12,20 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.migrate import alembic_config, downgrade, upgrade
 
-TABLES = {"games", "game_seats", "players", "game_reviews"}
+TABLES = {
+    "games",
+    "game_seats",
+    "players",
+    "game_reviews",
+    "push_subscriptions",
+    "push_keys",
+    "accounts",
+    "passkeys",
+    "friendships",
+    "blocks",
+    "friend_links",
+    "invitations",
+}
 
 
 @pytest.fixture(params=KINDS)
@@ -62,6 +75,19 @@ async def test_reviews_and_hints_come_and_go_with_revision_0003(empty_url: str) 
     assert "hints" not in await column_names(empty_url, "game_seats")
 
 
+async def test_accounts_and_passkeys_come_and_go_with_revision_0004(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0003")
+    assert not await table_names(empty_url) & {"accounts", "passkeys"}
+
+    await asyncio.to_thread(upgrade, empty_url)
+    assert await table_names(empty_url) >= {"accounts", "passkeys"}
+    assert "name_key" in await column_names(empty_url, "accounts")
+
+    await asyncio.to_thread(downgrade, empty_url, "0003")
+    assert not await table_names(empty_url) & {"accounts", "passkeys"}
+    assert "game_reviews" in await table_names(empty_url)
+
+
 async def column_names(url: str, table: str) -> set[str]:
     engine = create_async_engine(url)
     try:
@@ -70,3 +96,15 @@ async def column_names(url: str, table: str) -> set[str]:
             return {column["name"] for column in columns}
     finally:
         await engine.dispose()
+
+
+async def test_push_subscriptions_come_and_go_with_revision_0006(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0005")
+    assert not await table_names(empty_url) & {"push_subscriptions", "push_keys"}
+
+    await asyncio.to_thread(upgrade, empty_url)
+    assert await table_names(empty_url) >= {"push_subscriptions", "push_keys"}
+
+    await asyncio.to_thread(downgrade, empty_url, "0005")
+    assert not await table_names(empty_url) & {"push_subscriptions", "push_keys"}
+    assert {"game_reviews", "accounts", "friendships"} <= await table_names(empty_url)

@@ -52,13 +52,12 @@ def test_the_round_of_the_state_a_move_replaced_is_known_without_decoding_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A commit compares the room's round with the one it replaces (``moves.snapshot_due``):
-    that round is kept, not the whole state (twice the objects the collector walks); an older
-    state is decoded again, and a state decoded for its round does not push the latest out."""
+    each room's game keeps its own state decoded, so neither is decoded again, however many
+    moves were made since."""
     first = moved(started())
-    assert first.game is not None
     round_before = first.engine_state().round
     later = moved(first)
-    latest_state = later.engine_state()
+    latest = moved(later)
     decoded: list[str] = []
     load = model.load_engine_state
 
@@ -68,24 +67,20 @@ def test_the_round_of_the_state_a_move_replaced_is_known_without_decoding_it(
 
     monkeypatch.setattr(model, "load_engine_state", counted)
     assert first.engine_round() == round_before
-    assert later.engine_round() == latest_state.round
+    assert latest.engine_round() == latest.engine_state().round
     assert decoded == []
-    latest = moved(later)
-    assert first.engine_round() == round_before
-    assert decoded == [first.game.state]
-    assert latest.engine_state() is latest.engine_state()
-    again = first.engine_state()
-    assert dump_engine_state(again) == first.game.state
 
 
-def test_past_the_limit_the_room_that_moved_longest_ago_is_decoded_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(model, "DECODED_ROOMS", 3)
-    rooms = [moved(started(f"R{number}")) for number in range(3)]
-    kept = [room.engine_state() for room in rooms]
-    newest = moved(started("NEW"))
-    assert newest.engine_state() is newest.engine_state()
-    assert rooms[1].engine_state() is kept[1]
-    assert rooms[2].engine_state() is kept[2]
-    assert rooms[0].engine_state() is not kept[0]  # moved longest ago: pushed out
+def test_a_copy_of_a_room_shares_its_decoded_state_until_a_move() -> None:
+    """A lobby or presence change copies the room (``Room.clone``): the copy's game keeps the
+    state decoded; a move on the copy keeps its own new state, and the room it was made from
+    still has its own."""
+    room = moved(started())
+    state = room.engine_state()
+    copy = room.clone()
+    assert copy.engine_state() is state
+    after = moved(copy)
+    assert after.engine_state() is not state
+    assert room.engine_state() is state
+    assert after.game is not None
+    assert dump_engine_state(after.engine_state()) == after.game.state

@@ -23,6 +23,7 @@ from app.db.session import create_engine, create_session_factory, get_session
 from app.main import create_app
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
+from app.rooms.due import DueWork
 from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions
 from app.rooms.service import RoomService
@@ -176,12 +177,12 @@ async def test_a_seat_never_opened_goes_to_the_ai_seat_open_seconds_after_someon
     clock.advance(1.0)
     await service.set_presence(code, hash_token(tokens[0]), connected=True)
     clock.advance(2.9)
-    assert await service.wake(code)
+    assert (await DueWork(service).wake(code)).claimed
     room = await service.load(code)
     assert room is not None and room.seats[1] is not None
     assert not room.seats[1].away, "woken early, Bob's seat still waits"
     clock.advance(0.1)
-    assert await service.wake(code)
+    assert (await DueWork(service).wake(code)).claimed
     room = await service.load(code)
     assert room is not None and room.seats[1] is not None and room.seats[0] is not None
     assert room.seats[1].away, "Bob's seat went to the AI"
@@ -190,12 +191,12 @@ async def test_a_seat_never_opened_goes_to_the_ai_seat_open_seconds_after_someon
     await service.set_presence(code, hash_token(tokens[1]), connected=True)
     await service.set_presence(code, hash_token(tokens[0]), connected=False)
     clock.advance(29.9)
-    assert await service.wake(code)
+    assert (await DueWork(service).wake(code)).claimed
     room = await service.load(code)
     assert room is not None and room.seats[0] is not None
     assert not room.seats[0].away, "Ann opened the table: she has the whole grace"
     clock.advance(0.1)
-    assert await service.wake(code)
+    assert (await DueWork(service).wake(code)).claimed
     room = await service.load(code)
     assert room is not None and room.seats[0] is not None
     assert room.seats[0].away

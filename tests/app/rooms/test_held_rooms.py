@@ -9,6 +9,7 @@ import engine
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.model import Room, RoomOptions
+from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
@@ -126,7 +127,7 @@ async def test_an_echo_that_arrives_before_the_commits_answer_is_the_committed_r
 
 async def test_a_commit_reaches_this_processs_connections_once_before_its_echo() -> None:
     first, _, code, tokens = await _two_processes_one_game()
-    hub = Hub(first, on_commit=lambda: None)
+    hub = Hub(first, scheduler=Scheduler(first))
     listener = Recorded()
     await hub.add(code, listener)
     room = await first.load(code)
@@ -135,6 +136,7 @@ async def test_a_commit_reaches_this_processs_connections_once_before_its_echo()
     acted = await first.act(
         code, token_hash=hash_token(tokens[seat]), ref="h", version=room.version, action=action
     )
+    hub.committed(acted.room)  # as the move's connection does (``app/ws/connection.py``)
     # Delivered as the act returns, with the hub not listening to the store at all.
     assert listener.versions == [acted.room.version]
     # Then the store's channel brings every commit (the earlier ones too); none is sent again.

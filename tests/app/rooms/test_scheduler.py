@@ -67,8 +67,8 @@ def slow_idle(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_moves_that_only_push_the_clock_further_do_not_send_the_loop_to_the_store() -> None:
     service, store, code, tokens = await _game()
     scheduler = Scheduler(service)
-    Hub(service, on_commit=scheduler.poke)  # as a process wires them (``app/runtime.py``)
-    loop = asyncio.create_task(scheduler.run())
+    hub = Hub(service, scheduler=scheduler)  # as a process wires them (``app/runtime.py``)
+    loop = asyncio.create_task(scheduler.run(hub))
     try:
         assert await store.looked(0, within=5.0), "the loop's first look"
         first = store.looks
@@ -84,6 +84,7 @@ async def test_moves_that_only_push_the_clock_further_do_not_send_the_loop_to_th
                 action=action,
             )
             room = acted.room
+            hub.committed(room)  # as the move's connection does (``app/ws/connection.py``)
             # Longer than the least time between two looks: a poke would have been one.
             await asyncio.sleep(scheduler_module._PASS_SECONDS * 1.5)
         assert store.looks == first, "ten moves sent the loop to look again"
@@ -98,14 +99,14 @@ async def test_a_commit_due_before_the_next_look_sends_the_loop_to_look() -> Non
     for token in tokens:
         await service.set_presence(code, hash_token(token), connected=True)
     scheduler = Scheduler(service)
-    Hub(service, on_commit=scheduler.poke)  # as a process wires them (``app/runtime.py``)
-    loop = asyncio.create_task(scheduler.run())
+    hub = Hub(service, scheduler=scheduler)  # as a process wires them (``app/runtime.py``)
+    loop = asyncio.create_task(scheduler.run(hub))
     try:
         assert await store.looked(0, within=5.0), "the loop's first look"
         await asyncio.sleep(scheduler_module._PASS_SECONDS * 2)
         looks = store.looks
         # Bob leaves: his seat falls due when the grace ends, before the look planned.
-        await service.set_presence(code, hash_token(tokens[1]), connected=False)
+        hub.committed(await service.set_presence(code, hash_token(tokens[1]), connected=False))
         assert await store.looked(looks, within=5.0), "the loop never looked again"
     finally:
         await scheduler.stop(seconds=1.0)

@@ -13,7 +13,7 @@ import redis.asyncio
 from app.store import snapshots
 from app.store.base import Commit, RoomStore, StoredRoom, StoreEvent
 from app.store.memory import MemoryRoomStore
-from app.store.redis import RedisRoomStore
+from app.store.redis import TTL_SLACK, RedisRoomStore
 from tests.app.conftest import REDIS_URL, base_settings
 from tests.app.live import Client, bearer, connect_client, create_room, live_server
 from tests.redis_cluster import RedisCluster
@@ -116,24 +116,6 @@ async def test_moves_are_appended_to_the_snapshot_and_a_snapshot_drops_them(
 
 
 @pytest.mark.redis
-async def test_a_room_stored_before_moves_were_appended_goes_on_with_moves(
-    redis_prefix: str,
-) -> None:
-    """The release before kept only the room's whole JSON (``v`` and ``data``): it is read
-    as a snapshot at its version, and moves are appended after it (no upgrade step)."""
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        await client.hset(f"{redis_prefix}{{ROOM0001}}:room", mapping={"v": 7, "data": "at 7"})
-    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
-    try:
-        assert await store.load("ROOM0001") == StoredRoom(7, "at 7", 7, [])
-        assert await store.commit(commit(8, "move 8", step=True))
-        assert await store.load("ROOM0001") == StoredRoom(8, "at 7", 7, ["move 8"])
-        assert await store.load("ROOM0001", after=7) == StoredRoom(8, None, 7, ["move 8"])
-    finally:
-        await store.close()
-
-
-@pytest.mark.redis
 async def test_a_snapshot_is_stored_compressed_and_read_as_the_rooms_text(
     redis_prefix: str,
 ) -> None:
@@ -147,29 +129,6 @@ async def test_a_snapshot_is_stored_compressed_and_read_as_the_rooms_text(
         assert data.startswith(snapshots.COMPRESSED.encode()) and len(data) < len(text) / 4
         assert move == b"move 2", "a move is stored as it is"
         assert await store.load("ROOM0001") == StoredRoom(2, text, 1, ["move 2"])
-    finally:
-        await store.close()
-
-
-@pytest.mark.redis
-async def test_a_room_whose_snapshot_was_stored_uncompressed_reads_and_goes_on(
-    redis_prefix: str,
-) -> None:
-    """The release before stored the snapshot as the room's JSON itself: it reads as it is,
-    with its moves, and the next snapshot written over it is compressed."""
-    key = f"{redis_prefix}{{ROOM0001}}:room"
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        await client.hset(key, mapping={"v": 7, "s": 6, "data": '{"v":6}', "m7": "move 7"})
-    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix)
-    try:
-        assert await store.load("ROOM0001") == StoredRoom(7, '{"v":6}', 6, ["move 7"])
-        assert await store.commit(commit(8, "move 8", step=True))
-        assert await store.load("ROOM0001") == StoredRoom(8, '{"v":6}', 6, ["move 7", "move 8"])
-        assert await store.commit(commit(9, '{"v":9}'))
-        assert await snapshot_of(store) == '{"v":9}'
-        async with redis.asyncio.from_url(REDIS_URL) as client:
-            assert await client.hkeys(key) == [b"v", b"s", b"data"]
-            assert (await client.hget(key, "data")).startswith(snapshots.COMPRESSED.encode())
     finally:
         await store.close()
 
@@ -265,6 +224,9 @@ async def test_a_wake_time_is_settled_unless_a_newer_version_indexed_its_own(
     assert await store.due(150.0) == (["AAAAAAAA"], 120.0)
     await store.settle_wake("AAAAAAAA", 2, None)
     assert await store.due(150.0) == ([], None)
+    # The next commit's wake time is the one version 2 had, before it was settled away.
+    await store.commit(commit(3, code="AAAAAAAA", wake_at=120.0))
+    assert await store.due(150.0) == (["AAAAAAAA"], 120.0)
 
 
 async def test_listed_rooms_follow_each_commit(store: RoomStore) -> None:
@@ -360,9 +322,43 @@ async def test_redis_keeps_a_room_with_unrecorded_games_and_expires_the_rest(
     await store.commit(commit(1, code="AAAAAAAA", ttl=60))
     await store.commit(commit(1, code="BBBBBBBB", ttl=None))
     async with redis.asyncio.from_url(REDIS_URL) as client:
-        assert 0 < await client.ttl(f"{redis_prefix}{{AAAAAAAA}}:room") <= 60
+        assert 59 <= await client.ttl(f"{redis_prefix}{{AAAAAAAA}}:room") <= 60 + 60 // TTL_SLACK
         assert await client.ttl(f"{redis_prefix}{{BBBBBBBB}}:room") == -1
     await store.close()
+
+
+@pytest.mark.redis
+async def test_redis_renews_a_rooms_time_to_live_only_once_its_extra_is_spent(
+    redis_prefix: str,
+) -> None:
+    """A commit sends ``EXPIRE`` only when the room would otherwise live less than its time
+    to live from now, or more than that and its extra (``TTL_SLACK``): not once a move. Its
+    chat list is renewed with it."""
+    now = [1000.0]
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix, clock=lambda: now[0])
+    room, chat = f"{redis_prefix}{{ROOM0001}}:room", f"{redis_prefix}{{ROOM0001}}:chat"
+    longest = 600 + 600 // TTL_SLACK
+    try:
+        assert await store.commit(commit(1, ttl=600))
+        assert await store.chat("ROOM0001", '{"text":"hi"}', keep=10)
+        async with redis.asyncio.from_url(REDIS_URL) as client:
+            assert longest - 1 <= await client.ttl(room) <= longest
+            await client.expire(room, 30)  # as if Redis's clock had moved on, not the store's
+            await client.expire(chat, 30)
+            now[0] += 600 // TTL_SLACK - 1  # the extra is not spent yet
+            assert await store.commit(commit(2, "move 2", ttl=600, step=True))
+            assert await client.ttl(room) <= 30, "not renewed"
+            now[0] += 2  # now it is
+            assert await store.commit(commit(3, "move 3", ttl=600, step=True))
+            assert longest - 1 <= await client.ttl(room) <= longest, "renewed"
+            assert longest - 1 <= await client.ttl(chat) <= longest, "with its chat"
+            assert await store.commit(commit(4, ttl=60))  # back to a shorter time to live
+            assert await client.ttl(room) <= 60 + 60 // TTL_SLACK
+            assert await store.commit(commit(5, ttl=None))
+            assert await client.ttl(room) == -1
+            assert await client.ttl(chat) == -1
+    finally:
+        await store.close()
 
 
 @pytest.mark.redis
@@ -584,44 +580,6 @@ async def test_a_subscription_to_a_node_gone_silent_is_made_again(
         server.close()
         for writer in opened:
             writer.close()
-
-
-@pytest.mark.redis
-async def test_rooms_an_earlier_release_stored_are_moved_to_this_releases_keys(
-    redis_prefix: str,
-) -> None:
-    """``cash-stash migrate`` moves live rooms from the keys of the release before one channel
-    per room (``room:<code>``, one wake set…) so that games in play carry over an upgrade."""
-    p = redis_prefix
-    async with redis.asyncio.from_url(REDIS_URL) as client:
-        await client.hset(f"{p}room:AAAAAAAA", mapping={"v": 7, "data": '{"a":7}'})
-        await client.expire(f"{p}room:AAAAAAAA", 600)
-        await client.rpush(f"{p}chat:AAAAAAAA", '{"text":"hi"}')
-        await client.zadd(f"{p}wake", {"AAAAAAAA": 100.0})
-        await client.hset(f"{p}room:BBBBBBBB", mapping={"v": 2, "data": '{"b":2}'})
-        await client.zadd(f"{p}public_rooms", {"BBBBBBBB": 5000.0})
-        await client.hset(f"{p}public_listings", "BBBBBBBB", '"b"')
-        await client.zadd(f"{p}waiting", {"BBBBBBBB": time.time() + 600})
-    store = RedisRoomStore(REDIS_URL, prefix=p)
-    try:
-        await store.start()
-        assert await store.adopt_earlier_rooms() == 2
-        assert await store.adopt_earlier_rooms() == 0, "once"
-        assert await snapshot_of(store, "AAAAAAAA") == '{"a":7}'
-        assert await store.chat_lines("AAAAAAAA") == ['{"text":"hi"}']
-        assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
-        assert await store.waiting_rooms() == 1
-        async with redis.asyncio.from_url(REDIS_URL) as client:
-            assert 0 < await client.ttl(f"{p}{{AAAAAAAA}}:room") <= 600
-            assert await client.keys(f"{p}room:*") == []
-            assert not await client.exists(f"{p}wake", f"{p}public_rooms", f"{p}waiting")
-        # Moved at its version: the next commit goes on from it.
-        assert await store.commit(commit(8, '{"a":8}', code="AAAAAAAA"))
-        assert await snapshot_of(store, "AAAAAAAA") == '{"a":8}'
-        assert await store.commit(commit(3, code="BBBBBBBB", listing='"b"', ttl=None))
-        assert (await store.listed_rooms(offset=0, limit=10))[0] == ['"b"']
-    finally:
-        await store.close()
 
 
 @pytest.mark.redis

@@ -114,11 +114,11 @@ def test_a_move_the_clock_made_replays_with_its_stand_in_lines_and_clocks() -> N
     room.version = 4
     for turn, mover in enumerate(("clock", "clock", "player", "ai")):
         seat, action = _move(room, turn)
-        move = moves.Move(seat, action, mover, None, 20.0 + turn)
+        move = play.Move(seat, action, mover, None, 20.0 + turn)
         made = move.apply(room)
         made.version = made.game_version = room.version + 1
         play.schedule(made, now=move.now, ai_pause=0.5)
-        replayed = moves.replay(room, move.text(ai_pause=0.5))
+        replayed = play.replay(room, move.text(ai_pause=0.5))
         assert room_text(replayed) == room_text(made)
         room = made
     assert "away" in room.game.log if room.game is not None else False
@@ -177,13 +177,13 @@ async def test_moves_that_do_not_apply_to_the_held_copy_have_the_room_read_whole
         version=held.version,
         action=action,
     )
-    replay = moves.replay
+    replay = play.replay
 
     def refused_on_the_held_copy(room: Room, text: str) -> Room:
         if room is held:
             raise ValueError("not this room's move")
         return replay(room, text)
 
-    monkeypatch.setattr(moves, "replay", refused_on_the_held_copy)
+    monkeypatch.setattr(play, "replay", refused_on_the_held_copy)
     read = await holder.load(room.code)
     assert read is not None and room_text(read) == room_text(acted.room)

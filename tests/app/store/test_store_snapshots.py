@@ -1,7 +1,9 @@
 """A room's snapshot as Redis stores it (``app/store/snapshots.py``): compressed, and read back
-as the very text it was made from; one stored before snapshots were compressed reads as is."""
+as the very text it was made from; anything else in its place is refused."""
 
 from __future__ import annotations
+
+import pytest
 
 from app.rooms.model import Seat, room_text
 from app.store import snapshots
@@ -23,7 +25,8 @@ def test_a_compressed_snapshot_reads_back_as_the_rooms_text() -> None:
     assert snapshots.unpacked(stored) == text
 
 
-def test_a_snapshot_stored_before_compression_reads_as_it_is() -> None:
+def test_a_snapshot_the_store_did_not_write_is_refused() -> None:
     text = _room_text()
     assert not text.startswith(snapshots.COMPRESSED), "a room's JSON starts with {"
-    assert snapshots.unpacked(text) == text
+    with pytest.raises(ValueError, match="not one the store wrote"):
+        snapshots.unpacked(text)

@@ -34,7 +34,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.transport.deflate import SharedDeflate, SharedDeflateFactory, deflated
+from app.transport.deflate import SharedCompression, SharedDeflate, SharedDeflateFactory
 from app.transport.http import GuardedHttpProtocol
 from app.transport.lean import LeanEvent, LeanQueue
 from app.transport.websocket import SendNowProtocol, text_frame
@@ -152,7 +152,12 @@ async def test_the_websocket_protocol_sets_what_send_now_reads() -> None:
     config = loaded_config(ws=WebSocketsSansIOProtocol, ws_per_message_deflate=True)
     assert isinstance(config.ws_per_message_deflate, bool)
     assert isinstance(config.ws_max_size, int)
-    protocol = WebSocketsSansIOProtocol(config=config, server_state=ServerState(), app_state={})
+    # The lifespan's state, where ``SendNowProtocol`` finds the runtime's compression.
+    lifespan_state: dict[str, Any] = {}
+    protocol = WebSocketsSansIOProtocol(
+        config=config, server_state=ServerState(), app_state=lifespan_state
+    )
+    assert protocol.app_state is lifespan_state, "uvicorn no longer keeps the lifespan's state"
     protocol.connection_made(FakeTransport())
     assert_attributes(
         protocol,
@@ -216,13 +221,14 @@ def test_send_now_frames_a_text_as_websockets_send_text_does(compressed: bool, s
     shared deflate: the header of every length class, RSV1, the compressed payload."""
     conn = ServerProtocol()
     conn.state = State.OPEN
+    compression = SharedCompression()
     if compressed:
-        conn.extensions = [SharedDeflateFactory().process_request_params([], [])[1]]
+        conn.extensions = [SharedDeflateFactory(compression).process_request_params([], [])[1]]
     # Bytes deflate cannot shrink, so that the compressed payload has the same length class.
     data = random.Random(size).randbytes(size)
     conn.send_text(data)
     expected = b"".join(conn.data_to_send())
-    payload = deflated(data) if compressed else data
+    payload = compression.deflated(data) if compressed else data
     assert text_frame(payload, compressed=compressed) == expected
 
 
@@ -259,7 +265,7 @@ def test_the_shared_deflate_reads_frames_and_negotiated_windows_as_websockets_ha
     fields = [field.name for field in dataclasses.fields(Frame)]
     assert fields[:6] == ["opcode", "data", "fin", "rsv1", "rsv2", "rsv3"], fields
     assert Opcode.PING in CTRL_OPCODES and Opcode.CONT not in CTRL_OPCODES
-    response, extension = SharedDeflateFactory().process_request_params([], [])
+    response, extension = SharedDeflateFactory(SharedCompression()).process_request_params([], [])
     assert isinstance(extension, SharedDeflate), "a default offer is shared"
     for name in (
         "remote_no_context_takeover",

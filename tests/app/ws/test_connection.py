@@ -16,6 +16,7 @@ from app.rooms.service import RoomService
 from app.store.memory import MemoryRoomStore
 from app.transport.websocket import SEND_NOW
 from app.ws.connection import CLOSE_TRY_AGAIN, Connection
+from app.ws.hub import Hub
 from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
 from tests.app.tables import people, started_room
@@ -62,6 +63,7 @@ def spectator(socket: object, room: Room, **settings: Any) -> Connection:
         code=room.code,
         token_hash=None,
         service=RoomService.__new__(RoomService),
+        hub=Hub.__new__(Hub),
         settings=base_settings(**settings),
         metrics=Metrics(),
     )

@@ -14,6 +14,7 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.errors import RoomError
 from app.rooms.model import Room, RoomOptions
+from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
 from app.store.base import Commit, StoreEvent
 from app.store.memory import MemoryRoomStore, _Entry
@@ -94,8 +95,11 @@ async def _started(service: RoomService) -> tuple[str, list[str], Room]:
     return code, [host, guest, third], await service.start(code, token=host)
 
 
-async def _act(service: RoomService, code: str, tokens: list[str], room: Room, ref: int) -> Room:
-    """The seat to act plays its first legal action on ``room``; the room after it."""
+async def _act(
+    service: RoomService, code: str, tokens: list[str], room: Room, ref: int, hub: Hub | None = None
+) -> Room:
+    """The seat to act plays its first legal action on ``room``; the room after it, handed to
+    ``hub`` as the acting connection does (``app/ws/connection.py``)."""
     state = room.engine_state()
     seat = engine.to_act(state)[0]
     action = next(a for a in engine.legal_actions(state) if a["seat"] == seat)
@@ -103,18 +107,20 @@ async def _act(service: RoomService, code: str, tokens: list[str], room: Room, r
     token = hash_token(tokens[seat])
     acted = await service.act(code, token_hash=token, ref=ref, version=room.version, action=action)
     assert not acted.repeated
+    if hub is not None:
+        hub.committed(acted.room)
     return acted.room
 
 
 @contextlib.asynccontextmanager
-async def _hub(service: RoomService, code: str) -> AsyncIterator[Recorded]:
+async def _hub(service: RoomService, code: str) -> AsyncIterator[tuple[Hub, Recorded]]:
     """A running hub of ``service`` with one connection to the room: what it is sent."""
-    hub = Hub(service, on_commit=lambda: None)
+    hub = Hub(service, scheduler=Scheduler(service))
     listener = Recorded()
     await hub.add(code, listener)
     task = asyncio.create_task(hub.run())
     try:
-        yield listener
+        yield hub, listener
     finally:
         task.cancel()
 
@@ -131,7 +137,7 @@ async def test_another_processs_commit_is_read_once_and_fanned_out() -> None:
     store = MemoryRoomStore()
     here, there = CountingService(store), _service(store)
     code, _ = await _room(there)
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [1])
         reads = here.reads
         await there.join(code, name="Bob", player_id=None)
@@ -144,7 +150,7 @@ async def test_commits_announced_during_a_read_are_caught_up_with_one_more_read(
     here, there = CountingService(store), _service(store)
     code, _ = await _room(there)
     here.gate = asyncio.Event()
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         # The first announcement starts a read that is held; two more commits land and are
         # announced meanwhile.
         await _settle(lambda: here.reads == 1)
@@ -163,7 +169,7 @@ async def test_a_failed_read_is_tried_again() -> None:
     here, there = CountingService(store), _service(store)
     code, _ = await _room(there)
     here.failing = 2
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [1])
         assert here.reads == 3
 
@@ -172,7 +178,7 @@ async def test_an_announcement_of_unknown_version_reads_the_room_once() -> None:
     store = AnnouncingStore()
     here = CountingService(store)
     code, _ = await _room(here)
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [1])
         reads = here.reads
         store.announce(code, 0)
@@ -202,7 +208,7 @@ async def test_an_unknown_version_announced_during_a_read_has_the_room_read_agai
     store = QuietStore()
     here, there = CountingService(store), _service(store)
     code, _ = await _room(there)
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [1])
         reads = here.reads
         here.gate = asyncio.Event()
@@ -218,11 +224,11 @@ async def test_an_unknown_version_announced_during_a_read_has_the_room_read_agai
 async def test_this_processs_own_commits_are_not_read_back() -> None:
     service = CountingService(MemoryRoomStore())
     code, tokens, room = await _started(service)
-    async with _hub(service, code) as listener:
+    async with _hub(service, code) as (hub, listener):
         await _settle(lambda: listener.versions == [room.version])
         reads = service.reads
         for ref in range(3):
-            room = await _act(service, code, tokens, room, ref)
+            room = await _act(service, code, tokens, room, ref, hub)
         await asyncio.sleep(0.1)
         assert service.reads == reads, "the echoes of its own commits cost no read"
         assert listener.versions == list(range(room.version - 3, room.version + 1))
@@ -232,11 +238,11 @@ async def test_an_own_commit_announced_before_its_answer_is_not_read() -> None:
     store = HeldCommitStore()
     service = CountingService(store)
     code, tokens, room = await _started(service)
-    async with _hub(service, code) as listener:
+    async with _hub(service, code) as (hub, listener):
         await _settle(lambda: listener.versions == [room.version])
         reads = service.reads
         store.hold_next, store.announce_first = True, True
-        acting = asyncio.create_task(_act(service, code, tokens, room, 1))
+        acting = asyncio.create_task(_act(service, code, tokens, room, 1, hub))
         await store.held.wait()
         await asyncio.sleep(0.05)  # the announcement is handled while the answer is held
         assert listener.versions == [room.version]
@@ -251,7 +257,7 @@ async def test_a_commit_that_loses_the_race_has_the_winners_room_read() -> None:
     store = HeldCommitStore()
     here, there = CountingService(store), _service(store)
     code, tokens, room = await _started(there)
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [room.version])
         # This process's commit of the next version waits; the other process commits that
         # version first, and its announcement arrives while this one is still pending.
@@ -273,7 +279,7 @@ async def test_an_undecodable_room_is_not_sent_and_its_text_is_not_logged(
     store = AnnouncingStore()
     here = CountingService(store)
     code, _ = await _room(here)
-    async with _hub(here, code) as listener:
+    async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [1])
         # What a validation error would quote: the room's text, hands and seed and all.
         store._rooms[code] = _Entry(2, '{"code": "SECRET-HAND", "version": 2}', None, 2)
@@ -324,7 +330,7 @@ async def test_chat_said_while_a_subscription_was_made_again_follows_the_resync(
     store = DeafStore()
     service = _service(store)
     code, _ = await _room(service)
-    hub = Hub(service, on_commit=lambda: None)
+    hub = Hub(service, scheduler=Scheduler(service))
     listener = Chatting()
     await hub.add(code, listener)
     task = asyncio.create_task(hub.run())

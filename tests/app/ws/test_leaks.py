@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from app.rooms import moves
+from app.rooms import play
 from app.rooms.model import Room, room_of_text
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
@@ -30,7 +30,7 @@ class KeepingStore(MemoryRoomStore):
         written = await super().commit(commit)
         if written:
             self.versions[commit.version] = (
-                moves.replay(self.versions[commit.version - 1], commit.data)
+                play.replay(self.versions[commit.version - 1], commit.data)
                 if commit.step
                 else room_of_text(commit.data)
             )

@@ -15,7 +15,7 @@ from app.rooms import play
 from app.rooms.lobby import engine_config
 from app.rooms.model import Room, Seat, room_of_text, room_text
 from app.rooms.public import GamePublic, RoomPublic, SeatPublic, room_public
-from app.transport.deflate import deflated
+from app.transport.deflate import SharedCompression
 from app.ws.snapshot import LogMark, Snapshot
 from tests.app.tables import people, started_room
 
@@ -264,14 +264,15 @@ def _state_sizes_after_move_20(seed: int, *, wire: bool = False) -> tuple[list[i
     marks: dict[int | None, LogMark | None] = {}
     states: list[int] = []
     logs: list[int] = []
+    compression = SharedCompression()
     for move in range(400):
-        snapshot = Snapshot(room)
+        snapshot = Snapshot(room, compression)
         for seat in (None, 0, 1, 2, 3):
             rendered = snapshot.state_text(seat, marks.get(seat))
             assert rendered is not None
             text, marks[seat] = rendered
             if move > 20:
-                states.append(len(deflated(text)) if wire else len(text))
+                states.append(len(compression.deflated(text)) if wire else len(text))
                 logs.append(len(json.dumps(json.loads(text)["view"]["log"], separators=(",", ":"))))
         if room.status != "playing":
             break

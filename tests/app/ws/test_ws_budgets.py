@@ -87,7 +87,8 @@ async def test_an_address_reconnecting_in_a_loop_gets_its_burst_of_whole_states(
 ) -> None:
     """Hole 1: a spectator reconnecting ``RECONNECTS`` times is sent ``BURST`` whole states;
     every later connection is told its state waits (``state_delayed``, with ``retry_after``)
-    and is sent nothing whole meanwhile. Before, each reconnect was sent the whole state."""
+    and is sent nothing whole meanwhile: a loop of reconnects cannot make the server send
+    the whole state and log again and again."""
     async with table_with(
         make_settings, ws_whole_states_burst=BURST, ws_whole_states_per_second=0.001
     ) as table:
@@ -195,6 +196,7 @@ class Mover:
     version: int
     """The version the act was chosen in."""
     act: dict[str, Any]
+    seat: int = 0
 
 
 async def applied_act(table: Table, ref: str) -> tuple[Mover, dict[str, Any]]:
@@ -207,7 +209,7 @@ async def applied_act(table: Table, ref: str) -> tuple[Mover, dict[str, Any]]:
     act = {"type": "act", "ref": ref, "version": state["version"], "action": state["legal"][0]}
     await client.send(act)
     made = await client.wait_for("state", lambda m: m["ref"] == ref)
-    return Mover(client, state["version"], act), made
+    return Mover(client, state["version"], act, seat), made
 
 
 async def test_a_repeated_ref_is_answered_in_a_few_bytes_never_with_the_state(
@@ -215,7 +217,8 @@ async def test_a_repeated_ref_is_answered_in_a_few_bytes_never_with_the_state(
 ) -> None:
     """Hole 2: an act's ``ref`` sent again twenty times is answered twenty times with
     ``{"type": "applied", "ref", "version"}`` (the version the act made), under 64 bytes
-    each, and nothing else; the game does not move. Before, each was the whole state."""
+    each, and nothing else; the game does not move: a repeated ref costs no more to answer
+    than it cost to send."""
     mover, made = await applied_act(table, "once")
     before = len(mover.client.received)
     for _ in range(20):
@@ -291,3 +294,58 @@ async def test_a_repeated_ref_after_the_game_ended_is_answered_in_a_few_bytes(
     later = [m for m in client.received[before:] if m["type"] == "state"]
     assert all(m["log_from"] > 0 for m in later)
     await asyncio.gather(*(client.close() for client in clients))
+
+
+async def _answer(client: Client) -> dict[str, Any]:
+    """The next answer to a message (``applied`` or ``error``), past what is pushed."""
+    while True:
+        message = await client.recv()
+        if message["type"] in ("applied", "error"):
+            return message
+
+
+async def seat_from(table: Table, token: str, address: str) -> Client:
+    """A tab of the seat with ``token`` that the server takes as ``address``'s."""
+    ws = await connect(
+        ws_url(table.live, table.code),
+        max_size=None,
+        open_timeout=WAIT,
+        additional_headers={"X-Forwarded-For": address},
+    )
+    client = Client(ws)
+    await client.send(hello(token))
+    await client.wait_for("state")
+    return client
+
+
+async def test_an_address_s_connections_share_one_message_budget(
+    make_settings: MakeSettings,
+) -> None:
+    """Hole 2: many tabs of one address each within its own connection's limits are held to
+    one budget for the address (``ws_messages_per_address_burst`` at once, then
+    ``…_per_second``): four tabs sending five repeats each are answered ``applied`` six times
+    in all and ``rate_limited`` for the rest, while a tab of another address is answered in
+    full. Before, each tab had its own budget: twenty ``applied``."""
+    async with table_with(
+        make_settings,
+        ws_messages_per_address_burst=6,
+        ws_messages_per_address_per_second=0.001,
+    ) as table:
+        mover, _ = await applied_act(table, "shared")
+        await mover.client.close()
+        token = table.tokens[mover.seat]
+        tabs = [await seat_from(table, token, "198.51.100.7") for _ in range(4)]
+        for tab in tabs:
+            for _ in range(5):
+                await tab.send(mover.act)
+        answers = [await _answer(tab) for tab in tabs for _ in range(5)]
+        applied = [m for m in answers if m["type"] == "applied"]
+        refused = [m for m in answers if m["type"] == "error"]
+        assert len(applied) == 6, [m["type"] for m in answers]
+        assert {(m["code"], m["ref"]) for m in refused} == {("rate_limited", "shared")}
+        elsewhere = await seat_from(table, token, "203.0.113.9")
+        for _ in range(5):
+            await elsewhere.send(mover.act)
+        assert [(await _answer(elsewhere))["type"] for _ in range(5)] == ["applied"] * 5
+        for tab in [*tabs, elsewhere]:
+            await tab.close()

@@ -1,0 +1,149 @@
+"""Reading and writing accounts and passkeys.
+
+As in ``app.db.repository``, functions take the session and keyword arguments and never
+commit: the caller owns the transaction.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.errors import AccountError
+from app.db.models import Account, Passkey
+from app.db.repository import public_player_id
+from app.text import clean_text, folded_name
+
+NAME_LENGTH = 30
+"""The longest display name, as a seat's."""
+
+
+def new_account_id() -> str:
+    return secrets.token_hex(16)
+
+
+def name_taken() -> AccountError:
+    return AccountError(
+        "name_taken", "That name, or one that looks just like it, is taken; choose another."
+    )
+
+
+def account_name(name: str) -> tuple[str, str]:
+    """The name as it is kept, and its look-alike key; ``TextRefused`` when no one may see it."""
+    cleaned = clean_text(name, what="A name", max_length=NAME_LENGTH)
+    return cleaned, folded_name(cleaned)
+
+
+async def create_account(
+    session: AsyncSession, *, name: str, guest_id: uuid.UUID | str, account_id: str | None = None
+) -> Account:
+    """A new account that takes over ``guest_id``'s history; flushed, not committed.
+
+    Refused when the name (or a look-alike) is another account's (``name_taken``), or when
+    the guest already made an account (``guest_has_account``): a guest's history becomes one
+    account's, once."""
+    cleaned, key = account_name(name)
+    guest = str(uuid.UUID(str(guest_id)))
+    await check_new_account(session, name_key=key, guest_id=guest)
+    account = Account(
+        id=account_id or new_account_id(),
+        name=cleaned,
+        name_key=key,
+        player_id=public_player_id(guest),
+        guest_id=guest,
+        created_at=datetime.now(UTC),
+    )
+    try:
+        async with session.begin_nested():
+            session.add(account)
+            await session.flush()
+    except IntegrityError:
+        # Another request took the name (or the guest) between the look and the write.
+        raise name_taken() from None
+    return account
+
+
+async def check_new_account(session: AsyncSession, *, name_key: str, guest_id: str) -> None:
+    """Refuse a new account whose name (by its look-alike key) is another's, or whose guest
+    already made one."""
+    if await session.scalar(select(Account.id).where(Account.name_key == name_key)) is not None:
+        raise name_taken()
+    player_id = public_player_id(guest_id)
+    if await session.scalar(select(Account.id).where(Account.player_id == player_id)) is not None:
+        raise AccountError(
+            "guest_has_account",
+            "This browser's player already has an account: sign in to it instead.",
+        )
+
+
+async def get_account(session: AsyncSession, *, account_id: str) -> Account | None:
+    return await session.get(Account, account_id)
+
+
+async def passkey_count(session: AsyncSession, *, account_id: str) -> int:
+    count = await session.scalar(
+        select(func.count()).select_from(Passkey).where(Passkey.account_id == account_id)
+    )
+    return count or 0
+
+
+async def rename_account(session: AsyncSession, *, account: Account, name: str) -> None:
+    """Give the account another name (``name_taken`` when another account's looks like it);
+    flushed, not committed."""
+    cleaned, key = account_name(name)
+    taken = await session.scalar(
+        select(Account.id).where(Account.name_key == key, Account.id != account.id)
+    )
+    if taken is not None:
+        raise name_taken()
+    account.name, account.name_key = cleaned, key
+    try:
+        async with session.begin_nested():
+            await session.flush()
+    except IntegrityError:
+        raise name_taken() from None
+
+
+async def account_passkeys(session: AsyncSession, *, account_id: str) -> list[Passkey]:
+    """The account's passkeys, oldest first."""
+    rows = await session.scalars(
+        select(Passkey)
+        .where(Passkey.account_id == account_id)
+        .order_by(Passkey.created_at, Passkey.id)
+    )
+    return list(rows)
+
+
+async def add_passkey(session: AsyncSession, *, passkey: Passkey) -> None:
+    """Keep a new passkey; ``passkey_not_made`` if its credential is kept already."""
+    try:
+        async with session.begin_nested():
+            session.add(passkey)
+            await session.flush()
+    except IntegrityError:
+        raise AccountError(
+            "passkey_not_made", "That passkey is already in use; try another.", status=400
+        ) from None
+
+
+async def remove_passkey(session: AsyncSession, *, account_id: str, passkey_id: str) -> None:
+    """Remove one of the account's passkeys, never its last (``last_passkey``: once this
+    device's session ends it would be the only way in); ``passkey_not_found`` for a passkey
+    that is not the account's."""
+    # The account's row locked (Postgres) so that two removals at once cannot both leave one.
+    await session.execute(select(Account.id).where(Account.id == account_id).with_for_update())
+    passkey = await session.get(Passkey, passkey_id)
+    if passkey is None or passkey.account_id != account_id:
+        raise AccountError("passkey_not_found", "Your account has no such passkey.", status=404)
+    if await passkey_count(session, account_id=account_id) <= 1:
+        raise AccountError(
+            "last_passkey",
+            "This is your account's only passkey: add another before removing it.",
+        )
+    await session.delete(passkey)
+    await session.flush()

@@ -1,0 +1,223 @@
+"""Where sessions and one-time records live: the live store (memory, Redis or Redis Cluster).
+
+A session is kept under the SHA-256 digest of its cookie's token, never the token itself: a
+copy of the store signs nobody in. Each account also has the set of its sessions' digests, so
+that "sign out everywhere" finds them all. One-time records (a WebAuthn ceremony's challenge,
+a code that links a new device) are read once and gone, whichever process reads them.
+
+On Redis every session is a key of its own (``cash_stash:session:<digest>``), the account's
+set is under the account's hash tag (``cash_stash:{account:<id>}:sessions``) and a one-time
+record is ``cash_stash:once:<key>``: each command names one key, so the same calls serve one
+node or a cluster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from redis.asyncio import Redis, RedisCluster
+
+from app.settings import Settings
+from app.store.base import wall_clock
+
+SWEEP_SECONDS = 60.0
+"""How often the memory store frees sessions and one-time records whose time ran out."""
+
+
+class AccountStore(Protocol):
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def open_session(self, digest: str, account_id: str, *, seconds: int) -> None:
+        """Keep a session (by its token's digest) for ``account_id`` for ``seconds``."""
+        ...
+
+    async def session_account(self, digest: str) -> str | None:
+        """The account a session signs in, or None: no such session, or its time ran out."""
+        ...
+
+    async def close_session(self, digest: str) -> None:
+        """End one session (signing out on one device)."""
+        ...
+
+    async def close_sessions(self, account_id: str) -> int:
+        """End every session of the account (signing out everywhere); how many there were."""
+        ...
+
+    async def keep_once(self, key: str, value: str, *, seconds: int) -> None:
+        """Keep ``value`` under ``key`` for ``seconds``, for one ``take_once``."""
+        ...
+
+    async def take_once(self, key: str) -> str | None:
+        """The value kept under ``key``, which is gone from then on; None if there is none (it
+        was taken already, or its time ran out)."""
+        ...
+
+
+class MemoryAccountStore:
+    """``AccountStore`` in this process's memory: for a single server process."""
+
+    def __init__(
+        self, *, sweep_seconds: float = SWEEP_SECONDS, clock: Callable[[], float] | None = None
+    ) -> None:
+        self._sweep_seconds = sweep_seconds
+        self._clock = clock or wall_clock
+        self._sweeper: asyncio.Task[None] | None = None
+        self._sessions: dict[str, tuple[str, float]] = {}
+        """Digest → (account id, until when)."""
+        self._by_account: dict[str, set[str]] = {}
+        self._once: dict[str, tuple[str, float]] = {}
+        """Key → (value, until when)."""
+
+    async def start(self) -> None:
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
+
+    async def close(self) -> None:
+        sweeper, self._sweeper = self._sweeper, None
+        if sweeper is not None:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+
+    @property
+    def entries(self) -> int:
+        """Everything held: what the sweep keeps bounded."""
+        return len(self._sessions) + len(self._once)
+
+    async def _sweep_on_a_clock(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_seconds)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Free the sessions and one-time records whose time ran out."""
+        now = self._clock()
+        for digest, (account_id, until) in list(self._sessions.items()):
+            if until <= now:
+                self._forget_session(digest, account_id)
+        self._once = {key: kept for key, kept in self._once.items() if kept[1] > now}
+
+    def _forget_session(self, digest: str, account_id: str) -> None:
+        self._sessions.pop(digest, None)
+        digests = self._by_account.get(account_id)
+        if digests is not None:
+            digests.discard(digest)
+            if not digests:
+                del self._by_account[account_id]
+
+    async def open_session(self, digest: str, account_id: str, *, seconds: int) -> None:
+        self._sessions[digest] = (account_id, self._clock() + seconds)
+        self._by_account.setdefault(account_id, set()).add(digest)
+
+    async def session_account(self, digest: str) -> str | None:
+        kept = self._sessions.get(digest)
+        if kept is None:
+            return None
+        account_id, until = kept
+        if until <= self._clock():
+            self._forget_session(digest, account_id)
+            return None
+        return account_id
+
+    async def close_session(self, digest: str) -> None:
+        kept = self._sessions.get(digest)
+        if kept is not None:
+            self._forget_session(digest, kept[0])
+
+    async def close_sessions(self, account_id: str) -> int:
+        digests = self._by_account.pop(account_id, set())
+        for digest in digests:
+            self._sessions.pop(digest, None)
+        return len(digests)
+
+    async def keep_once(self, key: str, value: str, *, seconds: int) -> None:
+        self._once[key] = (value, self._clock() + seconds)
+
+    async def take_once(self, key: str) -> str | None:
+        kept = self._once.pop(key, None)
+        if kept is None or kept[1] <= self._clock():
+            return None
+        return kept[0]
+
+
+class RedisAccountStore:
+    """``AccountStore`` on Redis, through redis-py's asyncio client (or its cluster client)."""
+
+    def __init__(self, url: str, *, prefix: str, cluster: bool) -> None:
+        self._client: Redis | RedisCluster = (
+            RedisCluster.from_url(url, decode_responses=True)
+            if cluster
+            else Redis.from_url(url, decode_responses=True)
+        )
+        self._prefix = prefix
+
+    def _session(self, digest: str) -> str:
+        return f"{self._prefix}session:{digest}"
+
+    def _account_sessions(self, account_id: str) -> str:
+        return f"{self._prefix}{{account:{account_id}}}:sessions"
+
+    def _once(self, key: str) -> str:
+        return f"{self._prefix}once:{key}"
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+    async def open_session(self, digest: str, account_id: str, *, seconds: int) -> None:
+        client: Any = self._client
+        listed = self._account_sessions(account_id)
+        # Listed first: a process that dies between the two writes leaves a digest with no
+        # session (harmless), never a session that signing out everywhere cannot find.
+        await client.sadd(listed, digest)
+        # Every session lives as long: the newest outlives the rest, and so does the set.
+        await client.expire(listed, seconds)
+        await client.set(self._session(digest), account_id, ex=seconds)
+
+    async def session_account(self, digest: str) -> str | None:
+        client: Any = self._client
+        account_id: str | None = await client.get(self._session(digest))
+        return account_id
+
+    async def close_session(self, digest: str) -> None:
+        client: Any = self._client
+        key = self._session(digest)
+        account_id: str | None = await client.getdel(key)
+        if account_id is not None:
+            await client.srem(self._account_sessions(account_id), digest)
+
+    async def close_sessions(self, account_id: str) -> int:
+        client: Any = self._client
+        listed = self._account_sessions(account_id)
+        digests: set[str] = await client.smembers(listed)
+        ended = 0
+        # One key per command: the sessions lie in slots of their own on a cluster.
+        for digest in digests:
+            ended += int(await client.delete(self._session(digest)))
+        await client.delete(listed)
+        return ended
+
+    async def keep_once(self, key: str, value: str, *, seconds: int) -> None:
+        client: Any = self._client
+        await client.set(self._once(key), value, ex=seconds)
+
+    async def take_once(self, key: str) -> str | None:
+        client: Any = self._client
+        value: str | None = await client.getdel(self._once(key))
+        return value
+
+
+def account_store_for(settings: Settings) -> AccountStore:
+    """Redis when rooms are in Redis (the same node or cluster), else this process's memory."""
+    if settings.redis_url:
+        return RedisAccountStore(
+            settings.redis_url, prefix=settings.redis_prefix, cluster=settings.redis_cluster
+        )
+    return MemoryAccountStore()
