@@ -274,7 +274,7 @@ export function lobbyPage(main, { navigate }) {
 /** "Tell me when it's my move": its Web Push code (push.js) loads only when used, or once allowed. */
 function notifyPanel() {
   if (!("PushManager" in window && "Notification" in window)) return null;
-  const status = h("p", { class: "hint", role: "status" });
+  const status = h("p", { class: "hint notify-status", "aria-live": "polite" });
   const button = h("button", { type: "button", "aria-pressed": "false" }, "Tell me when it's my move");
   const push = () => import("./push.js").then((m) => m.control(button, status));
   button.addEventListener("click", () => push().then((c) => c.toggle()));

@@ -116,7 +116,7 @@ def test_the_control_registers_the_worker_and_says_what_happened(
     page.context.grant_permissions(["notifications"], origin=server.url)
     page.goto(server.url)
     page.get_by_role("button", name="Tell me when it's my move").click()
-    status = page.locator("#notify-title ~ [role=status]")
+    status = page.locator("#notify-title ~ .notify-status")
     expect(status).not_to_be_empty()
     scope = page.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => r && r.scope)")
     assert scope == f"{server.url}/"

@@ -24,11 +24,16 @@ pytestmark = pytest.mark.redis
 
 
 def _env(redis_target: RedisTarget, database: Path, **settings: str) -> dict[str, str]:
+    """Servers for players who all queue from one address (loopback) but stand for many
+    people: the address's shares lifted, its games among them (at 4, a fifth player waiting
+    in one process was refused ``too_many_games``, 1008, whenever the matcher had not yet
+    seated the four before it)."""
     return server_env(
         redis_target,
         database,
         queue_joins_per_minute="1000",
         queue_sockets_per_address="1000",
+        games_per_address="100000",
         queue_tick_seconds="0.1",
         **settings,
     )
