@@ -17,6 +17,9 @@ Visibility = Literal["private", "public"]
 RoomStatus = Literal["waiting", "playing", "finished"]
 Rounds = Annotated[int, Field(ge=1, le=10)] | Literal["million", "two_round_wins"]
 TurnSeconds = Annotated[int, Field(ge=5, le=3600)]
+RoomMode = Literal["live", "turn"]
+MoveSeconds = Literal[3600, 28_800, 86_400, 259_200]
+"""A turn-based table's time to move: an hour, eight hours, a day or three days."""
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -96,8 +99,14 @@ class RoomOptions(BaseModel):
     draft: bool = False
     seats: Annotated[int, Field(ge=MIN_SEATS, le=MAX_SEATS)] = 4
     visibility: Visibility = "private"
+    mode: RoomMode = "live"
+    """``live``: played now, by people at the table together; ``turn``: a move at a time over
+    days, the game kept while nobody is connected."""
     turn_seconds: TurnSeconds | None = None
-    """Seconds per turn and per challenge answer; None means no clock."""
+    """A live table's seconds per turn and per challenge answer; None means no clock."""
+    move_seconds: MoveSeconds | None = 86_400
+    """A turn-based table's time to move and to answer a challenge; None means no limit (a
+    private table only). Not used by a live table."""
     rounds: Rounds = 1
     hints: bool = False
     """Whether seated players may ask for hints during play (a game with any is not rated)."""
