@@ -73,7 +73,8 @@ class DueWork:
         gone = [
             index
             for index, seat in enumerate(room.seats)
-            if seat is not None
+            if room.options.mode == "live"
+            and seat is not None
             and not seat.played_by_ai
             and seat.disconnected_at is not None
             and seat.disconnected_at + seat.grace(grace, open_seconds) <= now

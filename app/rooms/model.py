@@ -332,8 +332,8 @@ class Room(BaseModel):
         """The next moment a process must look at this room, or None if nothing is pending:
         an unrecorded game's next try; while ``someone_here``, the game's deadline, its AI's
         move and the end of the grace of each person who left, or of ``open_seconds`` for one
-        who never opened the table (``Seat.grace``; a game waits, its clocks and AI seats
-        stopped, while nobody is here).
+        who never opened the table (``Seat.grace``; a live game waits, its clocks and AI seats
+        stopped, while nobody is here). A turn-based game: its deadline and AI move, always.
 
         Asked twice at every commit (the room and the one it replaces): written as plain
         loops, 1.1 µs against 6.4 µs in generators."""
@@ -341,6 +341,14 @@ class Room(BaseModel):
         game = self.game
         if self.status != "playing" or game is None:
             return record
+        if self.options.mode == "turn":
+            # A turn-based game goes on with nobody here: its clock and AI seats run, and a
+            # person who left is not waited for (they come back when they like).
+            due = record
+            for when in (game.deadline, game.ai_due):
+                if when is not None and (due is None or when < due):
+                    due = when
+            return due
         here = False
         due = record
         for seat in self.seats:

@@ -237,7 +237,8 @@ def schedule(room: Room, *, now: float, ai_pause: float) -> None:
         game.ai_due = game.ai_due if game.ai_due is not None else now + ai_pause
     else:
         game.ai_due = None
-    turn_seconds = room.options.turn_seconds
+    options = room.options
+    turn_seconds = options.move_seconds if options.mode == "turn" else options.turn_seconds
     if turn_seconds is not None and any(
         seat is not None and not seat.played_by_ai for seat in acting
     ):
