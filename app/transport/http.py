@@ -265,6 +265,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             if self._over_buffer_cap():
                 self._drop("its address holds too many unsent answer bytes")
                 return
+            if not last:
+                # A part the kernel took at once does not suspend ``send``: without a turn
+                # of the loop here, a 4 MB answer was 64 writes in one step, and every other
+                # connection's move waited for them.
+                await asyncio.sleep(0)
         if not more_body and self.transport.get_write_buffer_size() == 0:
             self._answer_written()
 

@@ -158,3 +158,32 @@ async def test_a_client_that_reads_gets_the_whole_answer_a_part_at_a_time() -> N
             body = await asyncio.wait_for(reader.readexactly(len(BODY)), WAIT)
             assert body == BODY
         writer.close()
+
+
+async def test_other_connections_get_turns_while_a_large_answer_is_written() -> None:
+    # A part the kernel takes at once does not suspend the answer's ``send``: without a turn of
+    # the loop between parts, a 4 MB answer was 64 writes in one step, and an honest player's
+    # move on another connection waited for all of them (issue 44's ``unread_answers`` bench).
+    turns = 0
+    ticking = True
+
+    async def ticker() -> None:
+        nonlocal turns
+        while ticking:
+            turns += 1
+            await asyncio.sleep(0)
+
+    async with serving(write_seconds=60) as served:
+        ticks = asyncio.create_task(ticker())
+        reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+        writer.write(REQUEST)
+        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), WAIT)
+        before = turns
+        body = await asyncio.wait_for(reader.readexactly(len(BODY)), WAIT)
+        during = turns - before
+        ticking = False
+        await ticks
+        writer.close()
+    assert body == BODY
+    parts = len(BODY) // CHUNK_BYTES
+    assert during >= parts - 1, f"{during} turns of the loop while {parts} parts were written"
