@@ -276,11 +276,13 @@ class RoomService:
 
     def _ttl_of(self, room: Room) -> int | None:
         """How long the room may stay untouched: never expires while a finished game waits
-        for the database; a room waiting for its first game, or whose game everybody left,
-        sooner than one in play."""
+        for the database; a room waiting for its first game, or whose live game everybody
+        left, sooner than one in play. A turn-based game goes on with nobody there: in play,
+        it keeps the whole TTL, renewed by each move."""
         if room.unrecorded:
             return None
-        if room.status == "waiting" or (room.status == "playing" and not room.someone_here()):
+        everybody_left = room.options.mode == "live" and not room.someone_here()
+        if room.status == "waiting" or (room.status == "playing" and everybody_left):
             # A game everybody left waits for them no longer than a room waits to start.
             return min(self.settings.waiting_room_ttl_seconds, self.settings.room_ttl_seconds)
         return self.settings.room_ttl_seconds
