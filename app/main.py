@@ -59,6 +59,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         async with (
+            running_accounts(accounts or account_store_for(settings)) as account_store,
             running(
                 settings,
                 store=store or store_for(settings),
@@ -70,8 +71,10 @@ def create_app(
                 sessions or default_session_factory(),
                 hit=runtime.service.store.hit,
             ) as push_sender,
-            running_accounts(accounts or account_store_for(settings)) as account_store,
         ):
+            # Nothing from ``running`` on awaits before this line, so the clock loop has not
+            # woken a room yet: every turn-based commit can send its notices.
+            runtime.service.push = push_sender
             app.state.runtime = runtime
             app.state.push = push_sender
             app.state.accounts = account_store

@@ -5,10 +5,18 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from app.rooms.model import AiLevel, Rounds, RuleSet, TurnSeconds, Visibility
+from app.rooms.model import (
+    AiLevel,
+    MoveSeconds,
+    RoomMode,
+    Rounds,
+    RuleSet,
+    TurnSeconds,
+    Visibility,
+)
 from app.rooms.public import RoomListItem
 
 __all__ = ["RoomListItem"]
@@ -38,6 +46,17 @@ RoomName = Annotated[
     Field(min_length=1, max_length=ROOM_NAME_LENGTH),
     _shown_text("A room name", ROOM_NAME_LENGTH),
 ]
+
+
+def _json_integer(value: object) -> object:
+    """Let through only a JSON integer: a strict ``Literal`` of numbers takes ``3600.0`` too."""
+    if type(value) is not int:
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+TimeToMove = Annotated[MoveSeconds, BeforeValidator(_json_integer)]
+"""``MoveSeconds``, given as a JSON integer."""
 GuestId = Annotated[UUID, Field(strict=False)]
 """A uuid, given as its text (the one field a JSON string stands for)."""
 
@@ -57,7 +76,13 @@ class RoomCreate(BaseModel):
     draft: bool = False
     seats: Annotated[int, Field(ge=2, le=6)] = 4
     visibility: Visibility = "private"
+    mode: RoomMode = "live"
+    """``live``: played at one sitting; ``turn``: a move at a time, over days."""
     turn_seconds: TurnSeconds | None = None
+    """A live table's seconds per turn and per answer; null: no clock."""
+    move_seconds: TimeToMove | None = 86_400
+    """A turn-based table's time to move and to answer (an hour, 8 hours, a day, 3 days);
+    null: no limit, a private table only (``lobby.check_options``)."""
     rounds: Rounds = 1
     player_id: GuestId | None = None
     """The creator's guest player id, if they have one."""
@@ -76,7 +101,10 @@ class RoomUpdate(BaseModel):
     draft: bool | None = None
     seats: Annotated[int, Field(ge=2, le=6)] | None = None
     visibility: Visibility | None = None
+    mode: RoomMode | None = None
     turn_seconds: TurnSeconds | None = None
+    move_seconds: TimeToMove | None = None
+    """Sent as null: no time limit to move (a private table only)."""
     rounds: Rounds | None = None
     spectators: bool | None = None
     hints: bool | None = None

@@ -31,7 +31,16 @@ def engine_config(
 
 
 def check_options(options: RoomOptions, *, players: int | None = None) -> None:
-    """Ask the engine whether it can deal a game with these options (it is the authority)."""
+    """Refuse options no table may have: a turn-based table with no time to move unless it
+    is private (strangers would wait on an absent player for ever); then ask the engine
+    whether it can deal a game with them (it is the authority). A live table's
+    ``move_seconds`` is not used, so not judged."""
+    if options.mode == "turn" and options.move_seconds is None and options.visibility != "private":
+        raise RoomError(
+            "move_limit_needed",
+            "Only a private table may have no time limit to move; choose one for a public table.",
+            status=422,
+        )
     try:
         engine.new_game(engine_config(options, players=players or options.seats, seed=0))
     except engine.InvalidConfig as error:

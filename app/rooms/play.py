@@ -35,6 +35,9 @@ Mover = Literal["player", "ai", "clock"]
 """Who made a move: the seat's person, the AI playing the seat, or the clock for a late person."""
 
 AWAY_AFTER_TIMEOUTS = 2
+"""A live table's timeouts in a row that hand the seat to the AI until its person is back. A
+turn-based table's seat is never handed over: the clock plays each late move at its deadline
+and the person plays the next one if they are back by then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +168,7 @@ def apply(
     elif mover == "clock":
         explained.append(stand_in_entry("timeout", seat=seat, name=player.name, round=before.round))
         player.timeouts += 1
-        player.away = player.timeouts >= AWAY_AFTER_TIMEOUTS
+        player.away = room.options.mode == "live" and player.timeouts >= AWAY_AFTER_TIMEOUTS
         if player.away:
             handed.append(stand_in_entry("away", seat=seat, name=player.name, round=state.round))
     game.state = dump_engine_state(state)

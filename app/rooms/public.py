@@ -6,7 +6,16 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from app.rooms.model import AiLevel, Room, RoomOptions, RoomStatus, Rounds, RuleSet
+from app.rooms.model import (
+    AiLevel,
+    MoveSeconds,
+    Room,
+    RoomMode,
+    RoomOptions,
+    RoomStatus,
+    Rounds,
+    RuleSet,
+)
 
 
 class SeatPublic(BaseModel):
@@ -98,7 +107,10 @@ class RoomListItem(BaseModel):
     draft: bool
     seats: int
     open_seats: int
+    mode: RoomMode
     turn_seconds: int | None
+    move_seconds: MoveSeconds | None
+    """A turn-based table's time to move (null: no limit); a live table's is not used."""
     rounds: Rounds
     host_name: str
 
@@ -116,7 +128,9 @@ def room_listing(room: Room) -> str | None:
         draft=room.options.draft,
         seats=room.options.seats,
         open_seats=room.options.seats - room.occupied(),
+        mode=room.options.mode,
         turn_seconds=room.options.turn_seconds,
+        move_seconds=room.options.move_seconds,
         rounds=room.options.rounds,
         host_name=host.name if host is not None else "",
     ).model_dump_json()

@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from app.metrics import Metrics
+from app.push import turns
 from app.rooms import lobby, moves, play
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
@@ -98,6 +99,9 @@ class RoomService:
         self._counted: dict[str, float] = {}
         """Code → until when this process last held the room's place among the games in
         play for a person there (``_count_toward_ceiling``)."""
+        self.push: turns.Notifier | None = None
+        """Where a turn-based table's notices go (the app's ``PushSender``, set as the app
+        starts); None: none are sent."""
 
     @property
     def ai(self) -> AiRunner:
@@ -202,7 +206,8 @@ class RoomService:
         indexes. ``new`` made by ``move`` is stored as that move, appended (unless a snapshot
         is due: ``moves.snapshot_due``); any other change as a snapshot of the room.
         ``presence``: only who is connected changed, so ``game_version`` stays. True when
-        written; the caller hands the room on (``Hub.committed``)."""
+        written; the caller hands the room on (``Hub.committed``). A turn-based table's
+        commit written here queues its notices here (``turns.send``), so once."""
         grace = self.settings.disconnect_grace_seconds
         open_seconds = self.settings.seat_open_seconds
         ai_pause = self.settings.ai_pause_seconds
@@ -236,6 +241,8 @@ class RoomService:
                     # The commit stands: the ceiling is a bound on load, and a count missed
                     # here is set right at the room's next deal or presence change.
                     logger.warning("games in play not counted (%s)", type(error).__name__)
+                if self.push is not None and new.options.mode == "turn":
+                    await turns.send(self.push, previous, new)
             else:
                 self.metrics.commit_conflicts.inc()
         finally:
@@ -276,11 +283,13 @@ class RoomService:
 
     def _ttl_of(self, room: Room) -> int | None:
         """How long the room may stay untouched: never expires while a finished game waits
-        for the database; a room waiting for its first game, or whose game everybody left,
-        sooner than one in play."""
+        for the database; a room waiting for its first game, or whose live game everybody
+        left, sooner than one in play. A turn-based game goes on with nobody there: in play,
+        it keeps the whole TTL, renewed by each move."""
         if room.unrecorded:
             return None
-        if room.status == "waiting" or (room.status == "playing" and not room.someone_here()):
+        everybody_left = room.options.mode == "live" and not room.someone_here()
+        if room.status == "waiting" or (room.status == "playing" and everybody_left):
             # A game everybody left waits for them no longer than a room waits to start.
             return min(self.settings.waiting_room_ttl_seconds, self.settings.room_ttl_seconds)
         return self.settings.room_ttl_seconds

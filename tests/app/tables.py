@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.rooms import lobby, play
 from app.rooms.model import Room, RoomOptions, Seat
 
 
-def started_room(seats: list[Seat], *, seed: int, now: float = 1.0, code: str = "ABCDE") -> Room:
-    """A room the first seat made (as its host) and the others joined, its game dealt."""
+def started_room(
+    seats: list[Seat], *, seed: int, now: float = 1.0, code: str = "ABCDE", **options: Any
+) -> Room:
+    """A room the first seat made (as its host, with ``options``) and the others joined, its
+    game dealt."""
     host, *others = seats
     room = lobby.new_room(
         code=code,
-        options=RoomOptions(room_name="Table", seats=len(seats)),
+        options=RoomOptions(room_name="Table", seats=len(seats), **options),
         host=host,
         now=now,
     )

@@ -41,7 +41,9 @@ def test_a_new_room_has_an_unambiguous_code_and_its_creator_as_host(client: Test
         "draft": False,
         "seats": 3,
         "visibility": "private",
+        "mode": "live",
         "turn_seconds": 30,
+        "move_seconds": 86_400,
         "rounds": "million",
         "hints": False,
         "spectators": False,
@@ -158,6 +160,66 @@ def test_bad_bodies_are_refused(client: TestClient) -> None:
     assert client.post("/api/rooms", json={"name": "A", "turn_seconds": 1}).status_code == 422
     draft_for_four = client.post("/api/rooms", json={"name": "A", "seats": 4, "draft": True})
     assert draft_for_four.status_code == 422
+
+
+def test_a_turn_based_table_takes_one_of_four_times_to_move(client: TestClient) -> None:
+    code, _ = create(client, mode="turn", move_seconds=28_800)
+    options = client.get(f"/api/rooms/{code}").json()["options"]
+    assert options["mode"] == "turn" and options["move_seconds"] == 28_800
+    for seconds in (3600, 86_400, 259_200):
+        create(client, mode="turn", move_seconds=seconds)
+    for refused in (0, 60, 7200, 86_401, -3600, 3600.0, "3600", True):
+        answer = client.post(
+            "/api/rooms", json={"name": "A", "mode": "turn", "move_seconds": refused}
+        )
+        assert answer.status_code == 422, refused
+    assert client.post("/api/rooms", json={"name": "A", "mode": "async"}).status_code == 422
+
+
+def test_only_a_private_turn_based_table_may_have_no_time_limit(client: TestClient) -> None:
+    code, host = create(client, mode="turn", move_seconds=None)
+    assert client.get(f"/api/rooms/{code}").json()["options"]["move_seconds"] is None
+    public = client.post(
+        "/api/rooms",
+        json={"name": "A", "mode": "turn", "move_seconds": None, "visibility": "public"},
+    )
+    assert public.status_code == 422 and public.json()["code"] == "move_limit_needed"
+    made_public = client.patch(
+        f"/api/rooms/{code}", json={"visibility": "public"}, headers=bearer(host)
+    )
+    assert made_public.status_code == 422 and made_public.json()["code"] == "move_limit_needed"
+    # A live table keeps the choice but does not use it: no time limit is no concern of its.
+    live, _ = create(client, visibility="public", move_seconds=None)
+    assert client.get(f"/api/rooms/{live}").json()["options"]["mode"] == "live"
+
+
+def test_the_host_changes_the_mode_and_time_to_move_until_the_start(client: TestClient) -> None:
+    code, host = create(client, visibility="public")
+    turned = client.patch(
+        f"/api/rooms/{code}", json={"mode": "turn", "move_seconds": 3600}, headers=bearer(host)
+    )
+    assert turned.status_code == 200, turned.text
+    assert turned.json()["options"]["mode"] == "turn"
+    assert turned.json()["options"]["move_seconds"] == 3600
+    unlimited = client.patch(
+        f"/api/rooms/{code}", json={"move_seconds": None}, headers=bearer(host)
+    )
+    assert unlimited.json()["code"] == "move_limit_needed", "a public table needs a limit"
+    private = client.patch(
+        f"/api/rooms/{code}",
+        json={"visibility": "private", "move_seconds": None},
+        headers=bearer(host),
+    )
+    assert private.status_code == 200 and private.json()["options"]["move_seconds"] is None
+    bad = client.patch(f"/api/rooms/{code}", json={"move_seconds": 5}, headers=bearer(host))
+    assert bad.status_code == 422
+    no_mode = client.patch(f"/api/rooms/{code}", json={"mode": None}, headers=bearer(host))
+    assert no_mode.status_code == 422 and no_mode.json()["code"] == "bad_options"
+    client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=bearer(host))
+    client.post(f"/api/rooms/{code}/start", headers=bearer(host))
+    late = client.patch(f"/api/rooms/{code}", json={"move_seconds": 3600}, headers=bearer(host))
+    assert late.json()["code"] == "already_started"
+    assert client.get(f"/api/rooms/{code}").json()["options"]["move_seconds"] is None
 
 
 def test_looking_up_unknown_codes_counts_against_the_same_limit(client: TestClient) -> None:

@@ -34,6 +34,7 @@ from app.push.subscriptions import SubscriptionError, check_endpoint
 from engine.cards import Kind
 from tests.app.conftest import base_settings
 from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.live import bearer
 
 
 def b64(data: bytes) -> str:
@@ -284,6 +285,45 @@ async def test_busy_push_service_is_tried_again_within_the_retries(
     assert server.push.counts.sent == 1
     assert server.push.counts.failed == 1
     assert await server.devices(guest) == 2  # a busy service is no sign the device is gone
+
+
+async def test_a_turn_based_deal_tells_the_player_away_whose_move_it_is(
+    server: Server, push_service: PushService
+) -> None:
+    """The app hands its sender to the room service: a turn-based table's deal, made over
+    REST with nobody at the table, reaches the device of the one player to move, and no other."""
+    ann, bea = str(uuid.uuid4()), str(uuid.uuid4())
+    devices = {
+        ann: Device(f"{push_service.base}/push/ann"),
+        bea: Device(f"{push_service.base}/push/bea"),
+    }
+    for player, device in devices.items():
+        assert (await server.subscribe(player, device)).status_code == 204
+    created = await server.client.post(
+        "/api/rooms",
+        json={"name": "Ann", "player_id": ann, "seats": 2, "mode": "turn", "move_seconds": 3600},
+    )
+    code, token = created.json()["code"], created.json()["token"]
+    joined = await server.client.post(
+        f"/api/rooms/{code}/join", json={"name": "Bea", "player_id": bea}
+    )
+    assert joined.status_code == 200
+    started = await server.client.post(f"/api/rooms/{code}/start", headers=bearer(token))
+    assert started.status_code == 200, started.text
+    await server.push.idle()
+
+    room = await server.app.state.runtime.service.load(code)
+    assert room is not None and room.game is not None
+    first = (ann, bea)[room.game.to_act[0]]
+    assert [r.path for r in push_service.received] == [
+        devices[first].endpoint.removeprefix(push_service.base)
+    ]
+    assert devices[first].decrypt(push_service.received[0].body) == {
+        "title": "Your move",
+        "body": "Your move at Ann's table",
+        "url": f"/room/{code}",
+        "tag": f"table:{code}",
+    }
 
 
 async def test_notifications_per_player_per_minute_are_limited(
