@@ -23,9 +23,10 @@ from app.settings import Settings
 from app.store.base import RoomStore
 from app.turns.database import DatabaseTurnArchive
 from app.turns.keeper import TurnKeeper
-from tests.app.conftest import MakeSettings
+from tests.app.conftest import MakeSettings, base_settings
 from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
 from tests.app.live import ListRecorder
+from tests.redis_cluster import RedisCluster
 
 MOVE_SECONDS = 3600
 PARK_AFTER = 300.0
@@ -117,6 +118,30 @@ async def world(
 ) -> AsyncIterator[World]:
     engine_ = create_engine(await emptied(shared_url))
     settings = make_settings(park_after_seconds=PARK_AFTER, turn_games_per_player=3)
+    made = World(settings, create_session_factory(engine_), Clock(monkeypatch))
+    try:
+        yield made
+    finally:
+        for store in made.stores:
+            await store.close()
+        await engine_.dispose()
+
+
+@pytest.fixture
+async def cluster_world(
+    redis_cluster: RedisCluster,
+    cluster_prefix: str,
+    shared_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[World]:
+    """``world`` on the session's Redis Cluster."""
+    engine_ = create_engine(await emptied(shared_url))
+    settings = base_settings(
+        redis_url=redis_cluster.url,
+        redis_prefix=cluster_prefix,
+        redis_cluster=True,
+        park_after_seconds=PARK_AFTER,
+    )
     made = World(settings, create_session_factory(engine_), Clock(monkeypatch))
     try:
         yield made

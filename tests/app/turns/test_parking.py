@@ -260,3 +260,27 @@ async def test_a_player_sits_in_a_limited_number_of_turn_based_games(world: Worl
 
     await finish(world, process.service, tables[0], random.Random(9))
     await process.service.create(name="Ann", player_id=guest("Ann"), options=turn)
+
+
+@pytest.mark.redis
+async def test_parking_and_waking_on_a_redis_cluster(cluster_world: World) -> None:
+    """The room's keys and its bucket's indexes are on different shards: a parked room leaves
+    both, and comes back to both (its deadline is then found by the store's own index)."""
+    first = await cluster_world.process()
+    table = await turn_table(first.service)
+    await parked(cluster_world, table)
+    archived = await cluster_world.archive.room(table.code)
+    assert archived is not None
+    assert (
+        table.code
+        not in (await first.service.store.due(cluster_world.clock.now + 2 * MOVE_SECONDS))[0]
+    )
+
+    later = await cluster_world.process()
+    room = await later.service.load(table.code)
+    assert room is not None and room.version == archived.version
+    assert (
+        table.code in (await later.service.store.due(cluster_world.clock.now + 2 * MOVE_SECONDS))[0]
+    )
+    moved = await move(later.service, table, random.Random(10))
+    assert moved.version == archived.version + 1
