@@ -149,6 +149,26 @@ class RoomService:
             self._held.pop(code, None)
 
     async def load(self, code: str) -> Room | None:
+        """The room, from the store; a turn-based game the store does not hold is brought
+        back into it from the database (``_unparked``)."""
+        room = await self._stored(code)
+        return room if room is not None else await self._unparked(code)
+
+    async def peek(self, code: str) -> Room | None:
+        """The room to read, not to change: from the store, or a turn-based game's database
+        copy left where it is (a player's list of their games reads many, and ``load`` would
+        bring each parked one back into the store)."""
+        room = await self._stored(code)
+        if room is not None or self.turns is None:
+            return room
+        try:
+            archived = await self.turns.room(code)
+        except DATABASE_ERRORS as error:
+            logger.warning("parked room not read (%s)", type(error).__name__, extra={"room": code})
+            return None
+        return None if archived is None else room_of_text(archived.text)
+
+    async def _stored(self, code: str) -> Room | None:
         held = self._held.get(code)
         stored = await self.store.load(code, after=0 if held is None else held.version)
         if stored is not None and stored.snapshot is None:
@@ -163,7 +183,7 @@ class RoomService:
                 return room
         if stored is None:
             self._held.pop(code, None)
-            return await self._unparked(code)
+            return None
         room = self._rebuilt(code, stored, None)
         self._hold(room)
         return room

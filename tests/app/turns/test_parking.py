@@ -114,6 +114,22 @@ async def test_a_parked_game_is_brought_back_by_a_connection(world: World) -> No
     assert await in_store(later.service, table.code), "someone is here: not parked"
 
 
+async def test_a_parked_game_is_read_where_it_is_by_peek(world: World) -> None:
+    first = await world.process()
+    table = await turn_table(first.service)
+    await parked(world, table)
+    archived = await world.archive.room(table.code)
+    assert archived is not None
+
+    later = await world.process()
+    room = await later.service.peek(table.code)
+    assert room is not None and room.version == archived.version
+    assert not await in_store(later.service, table.code), "peek leaves it parked"
+    assert await later.service.peek("NOSUCH00") is None
+    assert await later.service.load(table.code) is not None
+    assert await in_store(later.service, table.code)
+
+
 async def test_a_parked_games_deadlines_are_applied_once_by_two_processes(world: World) -> None:
     first = await world.process()
     table = await turn_table(first.service, guests=("Bea", "Cy"))
