@@ -31,6 +31,8 @@ from app.runtime import running, store_for
 from app.settings import Settings, get_settings
 from app.store.base import RoomStore
 from app.transport.websocket import SHARED_COMPRESSION
+from app.turns.archive import TurnArchive
+from app.turns.database import DatabaseTurnArchive
 
 
 @asynccontextmanager
@@ -50,9 +52,11 @@ def create_app(
     recorder: GameRecorder | None = None,
     sessions: async_sessionmaker[AsyncSession] | None = None,
     accounts: AccountStore | None = None,
+    turns: TurnArchive | None = None,
 ) -> FastAPI:
-    """The app; the room store, the game recorder, the database sessions notifications use and
-    the account store (sessions) default to what the settings say."""
+    """The app; the room store, the game recorder, the database sessions notifications and
+    turn-based games use, the account store (sessions) and where turn-based games are kept
+    default to what the settings say."""
     settings = settings or get_settings()
     redact_server_logs()
 
@@ -64,6 +68,7 @@ def create_app(
                 settings,
                 store=store or store_for(settings),
                 recorder=recorder or default_recorder(),
+                turns=turns or DatabaseTurnArchive(sessions or default_session_factory()),
             ) as runtime,
             running_lobby(runtime) as lobby_life,
             running_push(

@@ -23,6 +23,8 @@ from app.store.base import STORE_ERRORS, RoomStore
 from app.store.memory import MemoryRoomStore
 from app.store.redis import RedisRoomStore
 from app.transport.deflate import SharedCompression
+from app.turns.archive import TurnArchive
+from app.turns.keeper import TurnKeeper
 from app.ws.hub import Hub
 
 _STOP_SECONDS = 1.0
@@ -69,16 +71,23 @@ class Runtime:
 
 @contextlib.asynccontextmanager
 async def running(
-    settings: Settings, *, store: RoomStore, recorder: GameRecorder
+    settings: Settings,
+    *,
+    store: RoomStore,
+    recorder: GameRecorder,
+    turns: TurnArchive | None = None,
 ) -> AsyncIterator[Runtime]:
-    """Start the process's subscription, clock loop and index of games in play; stop them on
-    the way out."""
+    """Start the process's subscription, clock loop and index of games in play, and with
+    ``turns`` (where turn-based games are kept) its loop that parks and wakes them; stop them
+    on the way out."""
     await store.start()
     match_store = match_store_for(settings)
     await match_store.start()
     ai = AiRunner(settings.ai_workers)
     metrics = Metrics()
-    service = RoomService(store=store, settings=settings, recorder=recorder, ai=ai, metrics=metrics)
+    service = RoomService(
+        store=store, settings=settings, recorder=recorder, ai=ai, metrics=metrics, turns=turns
+    )
     scheduler = Scheduler(service)
     compression = SharedCompression()
     index = GameIndex(match_store)
@@ -91,6 +100,8 @@ async def running(
         asyncio.create_task(scheduler.run(hub)),
         asyncio.create_task(index.run()),
     ]
+    if turns is not None:
+        tasks.append(asyncio.create_task(TurnKeeper(service, turns).run(hub)))
     if collector.tuned():
         tasks.append(asyncio.create_task(collector.collect_on_a_clock()))
     try:

@@ -295,6 +295,14 @@ class Settings(BaseSettings):
     """Invitations one client address may send a minute, over every account."""
     invitation_seconds: Annotated[int, Field(ge=10, le=86_400)] = 300
     """An invitation to a table not answered this long expires."""
+    park_after_seconds: Annotated[float, Field(gt=0)] = 300.0
+    """A turn-based game nobody has been connected to this long, and that neither its AI nor
+    its clock moves within as long, is parked: kept in the database only, out of Redis."""
+    turn_poll_seconds: Annotated[float, Field(gt=0, le=60)] = 5.0
+    """How often each process looks in the database for turn-based games due (deadlines of
+    parked games) and games to park (with a fifth of jitter either way)."""
+    turn_games_per_player: Annotated[int, Field(ge=1)] = 20
+    """Turn-based games in play one player (by player id) may sit in at once."""
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -1,5 +1,5 @@
 """The tables: finished games, who sat where, rated players, game reviews, accounts with
-their passkeys, and friends.
+their passkeys, friends, and the turn-based games in play.
 
 The same models serve SQLite (the embedded default) and Postgres; Alembic's migrations in
 ``migrations/`` create them.
@@ -331,3 +331,40 @@ class Invitation(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TurnGame(Base):
+    """A turn-based game in play, as its room was last committed (``app/turns``): the copy
+    that outlives Redis. A parked game lives only here until a move, a connection or its
+    deadline brings it back. Times are seconds since the epoch, as the rooms keep them."""
+
+    __tablename__ = "turn_games"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    """The room's version this row holds: a write of an older one changes nothing."""
+    room: Mapped[bytes] = mapped_column(LargeBinary)
+    """The room's text (``room_text``), zlib-compressed."""
+    status: Mapped[str] = mapped_column(String(16))
+    """``playing``, or ``finished`` while its last game waits to be recorded."""
+    wake_at: Mapped[float | None] = mapped_column(Float, index=True)
+    """When the room must be looked at (its deadline, its AI's move, its record): the pollers
+    read the rows due in this index's order."""
+    idle_since: Mapped[float | None] = mapped_column(Float, index=True)
+    """Since when nobody has been connected to it; None while someone is, and once parked
+    (the parkers read the idle rows in this index's order)."""
+    parked: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Removed from Redis: this row is the only copy."""
+    parked_at: Mapped[float | None] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class TurnPlayer(Base):
+    """Who sits in a turn-based game in play (``TurnGame``), by public player id: how many
+    such games a player sits in is one indexed count."""
+
+    __tablename__ = "turn_players"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)

@@ -32,6 +32,9 @@ from app.rooms.public import room_listing
 from app.rooms.recording import GameRecorder
 from app.settings import Settings
 from app.store.base import STORE_ERRORS, Commit, RoomStore, StoredRoom
+from app.turns.archive import DATABASE_ERRORS, TurnArchive
+from app.turns.limit import check_turn_seat
+from app.turns.records import kept, turn_record
 
 logger = logging.getLogger(__name__)
 
@@ -82,8 +85,12 @@ class RoomService:
         recorder: GameRecorder,
         ai: AiRunner,
         metrics: Metrics | None = None,
+        turns: TurnArchive | None = None,
     ) -> None:
         self.store = store
+        self.turns = turns
+        """Where turn-based games are kept while nobody looks at them (``app/turns``); None:
+        in the store only."""
         self.settings = settings
         self.metrics = metrics or Metrics()
         self._recorder = recorder
@@ -146,6 +153,26 @@ class RoomService:
             self._held.pop(code, None)
 
     async def load(self, code: str) -> Room | None:
+        """The room, from the store; a turn-based game the store does not hold is brought
+        back into it from the database (``_unparked``)."""
+        room = await self._stored(code)
+        return room if room is not None else await self._unparked(code)
+
+    async def peek(self, code: str) -> Room | None:
+        """The room to read, not to change: from the store, or a turn-based game's database
+        copy left where it is (a player's list of their games reads many, and ``load`` would
+        bring each parked one back into the store)."""
+        room = await self._stored(code)
+        if room is not None or self.turns is None:
+            return room
+        try:
+            archived = await self.turns.room(code)
+        except DATABASE_ERRORS as error:
+            logger.warning("parked room not read (%s)", type(error).__name__, extra={"room": code})
+            return None
+        return None if archived is None else room_of_text(archived.text)
+
+    async def _stored(self, code: str) -> Room | None:
         held = self._held.get(code)
         stored = await self.store.load(code, after=0 if held is None else held.version)
         if stored is not None and stored.snapshot is None:
@@ -162,6 +189,37 @@ class RoomService:
             self._held.pop(code, None)
             return None
         room = self._rebuilt(code, stored, None)
+        self._hold(room)
+        return room
+
+    async def _unparked(self, code: str) -> Room | None:
+        """The room the store does not hold, brought back from the database (a turn-based
+        game parked, or lost by the store): written to the store unless another process did
+        it first (then read from there)."""
+        if self.turns is None:
+            return None
+        try:
+            archived = await self.turns.room(code)
+        except DATABASE_ERRORS as error:
+            logger.warning("parked room not read (%s)", type(error).__name__, extra={"room": code})
+            return None
+        if archived is None:
+            return None
+        room = room_of_text(archived.text)
+        settings = self.settings
+        if await self.store.restore(
+            code,
+            version=archived.version,
+            data=archived.text,
+            wake_at=room.wake_at(settings.disconnect_grace_seconds, settings.seat_open_seconds),
+            ttl_seconds=self._ttl_of(room),
+        ):
+            logger.info("room brought back from the database", extra={"room": code})
+        else:
+            stored = await self.store.load(code)
+            if stored is None:
+                return None
+            room = self._rebuilt(code, stored, None)
         self._hold(room)
         return room
 
@@ -235,6 +293,7 @@ class RoomService:
             written = await self.store.commit(commit)
             if written:
                 self._hold(new)
+                await self.keep_turn(new, text=None if step else commit.data)
                 try:
                     await self._count_toward_ceiling(new, previous)
                 except STORE_ERRORS as error:
@@ -250,6 +309,30 @@ class RoomService:
                 del self._committing[new.code]
             pending.settle()
         return written
+
+    async def keep_turn(self, room: Room, *, text: str | None = None) -> None:
+        """Write a turn-based room's version, committed to the store, to the database before
+        it is answered (``text``: its ``room_text``, if made already); a game over and
+        recorded is let go. A database that does not answer is logged: the game goes on from
+        the store, and its next commit (or its parking) writes the newest version."""
+        if self.turns is None or room.options.mode != "turn" or room.status == "waiting":
+            return
+        try:
+            if kept(room):
+                settings = self.settings
+                wake_at = room.wake_at(
+                    settings.disconnect_grace_seconds, settings.seat_open_seconds
+                )
+                text = room_text(room) if text is None else text
+                await self.turns.save(turn_record(room, text=text, wake_at=wake_at))
+            else:
+                await self.turns.forget(room.code, version=room.version)
+        except DATABASE_ERRORS as error:
+            logger.warning(
+                "turn-based room not written to the database (%s)",
+                type(error).__name__,
+                extra={"room": room.code},
+            )
 
     async def _count_toward_ceiling(self, new: Room, previous: Room | None) -> None:
         """Keep the room's place among the games in play (``max_games_in_play``) as long as
@@ -341,6 +424,9 @@ class RoomService:
         while the client ``address`` (None: not a client's request) has its share of them
         waiting (``waiting_rooms_per_address``)."""
         settings = self.settings
+        await check_turn_seat(
+            self.turns, options=options, player_id=player_id, limit=settings.turn_games_per_player
+        )
         if await self.store.waiting_rooms() >= settings.max_waiting_rooms:
             raise RoomError(
                 "too_many_rooms",
@@ -399,6 +485,9 @@ class RoomService:
         token = new_seat_token()
         seat = _person(name, token, player_id)
         taken: list[int] = []
+        limit = self.settings.turn_games_per_player
+        options = (await self._load(code)).options
+        await check_turn_seat(self.turns, options=options, player_id=player_id, limit=limit)
 
         def sit(room: Room) -> Room:
             new, index = lobby.take_seat(room, seat)

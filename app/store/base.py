@@ -100,6 +100,22 @@ class RoomStore(Protocol):
         moved."""
         ...
 
+    async def restore(
+        self, code: str, *, version: int, data: str, wake_at: float | None, ttl_seconds: int | None
+    ) -> bool:
+        """Write a room brought back from the database (``app/turns``) as a snapshot of
+        ``data`` at ``version``, with its wake time indexed, in one step and only if the store
+        holds no room under ``code``: of two processes bringing it back, one writes it and the
+        other finds it there. Nothing is announced (nothing changed). False when a room was
+        there."""
+        ...
+
+    async def drop(self, code: str, *, version: int) -> bool:
+        """Take a parked room (its database copy is current) out of the store with its chat
+        and index entries, only if it is still at ``version``: a move committed since keeps
+        it. False when it was not dropped."""
+        ...
+
     async def publish(self, code: str, message: str) -> None:
         """Send an ephemeral message to the room's connections in every process."""
         ...

@@ -159,6 +159,24 @@ class MemoryRoomStore:
         self._events.put_nowait(StoreEvent("commit", commit.code, version=commit.version))
         return True
 
+    async def restore(
+        self, code: str, *, version: int, data: str, wake_at: float | None, ttl_seconds: int | None
+    ) -> bool:
+        if self._entry(code) is not None:
+            return False
+        expires_at = None if ttl_seconds is None else self._clock() + ttl_seconds
+        self._rooms[code] = _Entry(version, data, expires_at, version)
+        if wake_at is not None:
+            self._wake[code] = wake_at
+        return True
+
+    async def drop(self, code: str, *, version: int) -> bool:
+        entry = self._entry(code)
+        if entry is None or entry.version != version:
+            return False
+        self._drop(code)
+        return True
+
     async def publish(self, code: str, message: str) -> None:
         self._events.put_nowait(StoreEvent("message", code, message))
 

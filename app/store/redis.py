@@ -76,6 +76,9 @@ _HIT = _script("hit")
 _HELD = _script("held")
 _HELD_COUNT = _script("held_count")
 _HOLD = _script("hold")
+_RESTORE_ONE_NODE = _script("restore_one_node")
+_RESTORE_ROOM = _script("restore_room")
+_DROP_ROOM = _script("drop_room")
 
 TTL_SLACK = 8
 """A room is set to live its time to live and an ``1/TTL_SLACK`` more, and that is sent again
@@ -290,6 +293,46 @@ class RedisRoomStore:
             },
             retry=True,
         )
+        return True
+
+    async def restore(
+        self, code: str, *, version: int, data: str, wake_at: float | None, ttl_seconds: int | None
+    ) -> bool:
+        wake = "" if wake_at is None else repr(wake_at)
+        ttl = str(ttl_seconds or 0)
+        room_args = {"version": str(version), "data": snapshots.packed(data), "ttl": ttl}
+        if not self.cluster:
+            keys = {"room": self._room_key(code), "wake": self._index_keys(code)["wake"]}
+            args = room_args | {"code": code, "wake_at": wake}
+            return bool(await self._nodes.run(_RESTORE_ONE_NODE, keys, args, retry=True))
+        if not await self._nodes.run(
+            _RESTORE_ROOM, {"room": self._room_key(code)}, room_args, retry=True
+        ):
+            return False
+        expires_at = "+inf" if not ttl_seconds else repr(self._clock() + ttl_seconds)
+        await self._nodes.run(
+            _INDEX,
+            self._index_keys(code),
+            {
+                "code": code,
+                "version": str(version),
+                "wake_at": wake,
+                "listing": "",
+                "expires_at": expires_at,
+                "waiting": "0",
+                "ttl": ttl,
+            },
+            retry=True,
+        )
+        return True
+
+    async def drop(self, code: str, *, version: int) -> bool:
+        keys = {"room": self._room_key(code), "chat": self._chat_key(code)}
+        if not await self._nodes.run(_DROP_ROOM, keys, {"version": str(version)}, retry=True):
+            return False
+        # A process that dies here leaves the room due at its wake time: its waking then
+        # brings it back from the database, as its deadline would have.
+        await self._nodes.run(_FORGET, self._index_keys(code), {"code": code}, retry=True)
         return True
 
     async def _commit_room(

@@ -25,6 +25,8 @@ TABLES = {
     "blocks",
     "friend_links",
     "invitations",
+    "turn_games",
+    "turn_players",
 }
 
 
@@ -108,3 +110,15 @@ async def test_push_subscriptions_come_and_go_with_revision_0006(empty_url: str)
     await asyncio.to_thread(downgrade, empty_url, "0005")
     assert not await table_names(empty_url) & {"push_subscriptions", "push_keys"}
     assert {"game_reviews", "accounts", "friendships"} <= await table_names(empty_url)
+
+
+async def test_turn_games_come_and_go_with_revision_0007(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0006")
+    assert not await table_names(empty_url) & {"turn_games", "turn_players"}
+
+    await asyncio.to_thread(upgrade, empty_url)
+    assert await table_names(empty_url) >= {"turn_games", "turn_players"}
+
+    await asyncio.to_thread(downgrade, empty_url, "0006")
+    assert not await table_names(empty_url) & {"turn_games", "turn_players"}
+    assert {"push_subscriptions", "invitations"} <= await table_names(empty_url)

@@ -727,3 +727,28 @@ async def test_redis_sweep_drops_expired_rooms_from_every_buckets_lists(
             assert await entries() == 0
     finally:
         await store.close()
+
+
+async def test_a_room_is_restored_only_where_none_is_and_indexed(store: RoomStore) -> None:
+    due = time.time() - 1
+    assert await store.restore("PARKED01", version=7, data="{}", wake_at=due, ttl_seconds=60)
+    assert await store.load("PARKED01") == StoredRoom(7, "{}", 7, [])
+    assert "PARKED01" in (await store.due(time.time()))[0]
+    assert not await store.restore("PARKED01", version=3, data="[]", wake_at=None, ttl_seconds=60)
+    assert await store.load("PARKED01") == StoredRoom(7, "{}", 7, [])
+
+    assert await store.commit(commit(8, "[1]", code="PARKED01", step=True))
+    assert await store.load("PARKED01") == StoredRoom(8, "{}", 7, ["[1]"])
+
+
+async def test_a_room_is_dropped_only_at_the_version_given(store: RoomStore) -> None:
+    assert await store.commit(commit(1, code="PARKED02", wake_at=time.time() - 1))
+    assert await store.commit(commit(2, "[2]", code="PARKED02", step=True))
+    assert not await store.drop("PARKED02", version=1)
+    assert await store.load("PARKED02") is not None
+
+    assert await store.drop("PARKED02", version=2)
+    assert await store.load("PARKED02") is None
+    assert "PARKED02" not in (await store.due(time.time()))[0]
+    assert not await store.drop("PARKED02", version=2)
+    assert await store.commit(commit(1, code="PARKED02"))
