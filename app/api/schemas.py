@@ -8,7 +8,15 @@ from uuid import UUID
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from app.rooms.model import AiLevel, Rounds, RuleSet, TurnSeconds, Visibility
+from app.rooms.model import (
+    AiLevel,
+    MoveSeconds,
+    RoomMode,
+    Rounds,
+    RuleSet,
+    TurnSeconds,
+    Visibility,
+)
 from app.rooms.public import RoomListItem
 
 __all__ = ["RoomListItem"]
@@ -57,7 +65,10 @@ class RoomCreate(BaseModel):
     draft: bool = False
     seats: Annotated[int, Field(ge=2, le=6)] = 4
     visibility: Visibility = "private"
+    mode: RoomMode = "live"
     turn_seconds: TurnSeconds | None = None
+    move_seconds: MoveSeconds | None = 86_400
+    """A turn-based table's time to move; null for no limit."""
     rounds: Rounds = 1
     player_id: GuestId | None = None
     """The creator's guest player id, if they have one."""
