@@ -125,3 +125,11 @@ def test_a_malformed_question_is_refused(client: TestClient, body: dict[str, Any
 
 def test_no_seats_no_games(client: TestClient) -> None:
     assert asked(client) == []
+
+
+def test_asking_counts_against_the_address_like_every_route() -> None:
+    app = create_app(base_settings(request_burst=3, request_rate_per_second=0.001))
+    with TestClient(app) as limited:
+        answers = [limited.post("/api/turn-games", json={"seats": []}) for _ in range(4)]
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert answers[-1].json()["code"] == "too_many_requests"
