@@ -64,6 +64,27 @@ def test_the_create_form_offers_a_time_to_move_and_no_limit_only_in_private(
     expect(move_time).to_have_value("86400")
     expect(page.locator("#move-time-hint")).to_contain_text("the AI makes that one move")
 
+    # The waiting room and the invitation say what the table is; a guest who joins sees it
+    # among their games, waiting for the start.
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Room name").fill("Open slow table")
+    page.get_by_role("button", name="Create room").click()
+    expect(page).to_have_url(TABLE)
+    expect(page.locator(".room-options")).to_contain_text("turn-based, 1 day to move")
+    expect(page.locator(".turn-told")).to_contain_text("Each player has 1 day for each move")
+    invite = page.get_by_label("Invite link").input_value()
+    bea = open_page(**PHONE)
+    bea.goto(invite)
+    expect(bea.get_by_text("Turn-based · 1 day to move")).to_be_visible()
+    bea.get_by_label("Your name").fill("Bea")
+    bea.get_by_role("button", name="Join the room").click()
+    expect(bea).to_have_url(TABLE)
+    bea.goto(server.url)
+    entry = bea.get_by_test_id("turn-game")
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text("Open slow table")
+    expect(entry).to_contain_text("Waiting for the start · with Ann")
+
 
 def test_your_games_lists_turn_based_tables_the_one_waiting_for_you_first(
     open_page: OpenPage, server: Server
