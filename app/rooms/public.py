@@ -6,7 +6,16 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from app.rooms.model import AiLevel, Room, RoomOptions, RoomStatus, Rounds, RuleSet
+from app.rooms.model import (
+    AiLevel,
+    MoveSeconds,
+    Room,
+    RoomMode,
+    RoomOptions,
+    RoomStatus,
+    Rounds,
+    RuleSet,
+)
 
 
 class SeatPublic(BaseModel):
@@ -99,6 +108,9 @@ class RoomListItem(BaseModel):
     seats: int
     open_seats: int
     turn_seconds: int | None
+    mode: RoomMode = "live"
+    move_seconds: MoveSeconds | None = None
+    """A turn-based room's time to move (null: no limit, or a live room)."""
     rounds: Rounds
     host_name: str
 
@@ -117,6 +129,8 @@ def room_listing(room: Room) -> str | None:
         seats=room.options.seats,
         open_seats=room.options.seats - room.occupied(),
         turn_seconds=room.options.turn_seconds,
+        mode=room.options.mode,
+        move_seconds=room.options.move_seconds if room.options.mode == "turn" else None,
         rounds=room.options.rounds,
         host_name=host.name if host is not None else "",
     ).model_dump_json()

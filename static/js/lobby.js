@@ -114,7 +114,7 @@ function publicRoom(room) {
     "li",
     { class: "room-card" },
     h("a", { href: `/r/${room.code}`, class: "room-card-name" }, room.room_name),
-    h("span", { class: "room-card-meta" }, `${rulesText(room.rules, room.draft)} · ${open} · host ${room.host_name}`),
+    h("span", { class: "room-card-meta" }, `${rulesText(room.rules, room.draft)}${room.mode === "turn" ? ` · ${modeText(room)}` : ""} · ${open} · host ${room.host_name}`),
   );
 }
 
