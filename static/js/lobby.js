@@ -178,7 +178,13 @@ function turnGamesPanel() {
   }
   load();
   const poll = setInterval(load, TURN_GAMES_EVERY_MS);
-  onLeave(() => clearInterval(poll));
+  // A player coming back to the tab after hours sees where their games stand now.
+  const back = () => document.visibilityState === "visible" && load();
+  document.addEventListener("visibilitychange", back);
+  onLeave(() => {
+    clearInterval(poll);
+    document.removeEventListener("visibilitychange", back);
+  });
   return panel;
 }
 
