@@ -161,6 +161,8 @@ def test_a_turn_based_table_fits_a_phone_with_its_time_to_move(
     screenshot(page, "turn-table-phone", as_seen=True)
     assert layout_checks(page) > 0
     assert layout_problems(page) == []
+    problems = violations(page, "turn-based table")
+    assert problems == [], "\n".join(problems)
 
 
 def test_a_new_players_lobby_has_no_your_games(open_page: OpenPage, server: Server) -> None:
