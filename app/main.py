@@ -18,7 +18,17 @@ from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
 from app.api.request_rate import RequestRate
 from app.api.routes import accounts as account_routes
-from app.api.routes import friends, games, leaderboard, lobby, players, push, queue, reviews
+from app.api.routes import (
+    friends,
+    games,
+    leaderboard,
+    lobby,
+    players,
+    push,
+    queue,
+    reviews,
+)
+from app.api.routes import turns as turn_games
 from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
 from app.db.recorder import default_recorder
@@ -127,5 +137,6 @@ def create_app(
     app.include_router(push.router)
     app.include_router(account_routes.router)
     app.include_router(friends.router)
+    app.include_router(turn_games.router)
     serve_client(app)
     return app

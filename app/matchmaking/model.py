@@ -6,7 +6,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from app.rooms.model import MAX_SEATS, MIN_SEATS, RuleSet
+from app.rooms.model import MAX_SEATS, MIN_SEATS, MoveSeconds, RoomMode, RuleSet
+
+TURN_MOVE_SECONDS: MoveSeconds = 86_400
+"""A turn-based Play now table's time to move: a day."""
 
 TicketId = str
 """A waiting player's ticket: random, known only to the process that holds their socket."""
@@ -19,12 +22,17 @@ class Choice(BaseModel, frozen=True):
     """None: any table size will do."""
     rules: RuleSet = "advanced"
     draft: bool = False
+    mode: RoomMode = "live"
+    """A live table, or a turn-based one (``TURN_MOVE_SECONDS`` to move): players meet only
+    players who asked for the same."""
 
     @property
     def key(self) -> str:
-        """The queue's name, also its keys' hash tag in Redis."""
+        """The queue's name, also its keys' hash tag in Redis. A live queue keeps the name it
+        had before tables had a mode, so that players queued across an upgrade still meet."""
         size = "any" if self.seats is None else self.seats
-        return f"queue-{size}-{self.rules}-{'draft' if self.draft else 'plain'}"
+        live = f"queue-{size}-{self.rules}-{'draft' if self.draft else 'plain'}"
+        return live if self.mode == "live" else f"{live}-turn"
 
 
 class Waiting(BaseModel):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from app.matchmaking.matching import Group, Window, groups
-from app.matchmaking.model import Choice, Placement, TicketId, Waiting
+from app.matchmaking.model import TURN_MOVE_SECONDS, Choice, Placement, TicketId, Waiting
 from app.matchmaking.store import MatchStore
 from app.rooms import lobby, play
 from app.rooms.credentials import hash_token, new_seat_token
@@ -149,7 +149,7 @@ class Matchmaker:
                 "Draft piles are played at a table of 2 or 3: choose the table size.",
             )
         lobby.check_options(
-            RoomOptions(room_name=ROOM_NAME, rules=choice.rules, draft=choice.draft),
+            _options(choice, seats=choice.seats or MIN_SEATS),
             players=choice.seats or MIN_SEATS,
         )
 
@@ -314,13 +314,7 @@ class Matchmaker:
         """A new public room with the group in its seats (the first as host) and AI in the
         rest, not dealt yet."""
         first = group.players[0]
-        options = RoomOptions(
-            room_name=ROOM_NAME,
-            rules=choice.rules,
-            draft=choice.draft,
-            seats=len(group.players) + len(group.bots),
-            visibility="public",
-        )
+        options = _options(choice, seats=len(group.players) + len(group.bots))
         created, _ = await self._rooms.create(
             name=first.name, player_id=first.player_id, options=options
         )
@@ -341,6 +335,19 @@ class Matchmaker:
             return room
 
         return await self._rooms.update(created.code, seat)
+
+
+def _options(choice: Choice, *, seats: int) -> RoomOptions:
+    """A Play now table's options: public, as asked, a turn-based one with a day to move."""
+    return RoomOptions(
+        room_name=ROOM_NAME,
+        rules=choice.rules,
+        draft=choice.draft,
+        seats=seats,
+        visibility="public",
+        mode=choice.mode,
+        move_seconds=TURN_MOVE_SECONDS,
+    )
 
 
 def _deal(room: Room) -> Room | None:

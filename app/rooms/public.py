@@ -107,10 +107,10 @@ class RoomListItem(BaseModel):
     draft: bool
     seats: int
     open_seats: int
-    mode: RoomMode
     turn_seconds: int | None
-    move_seconds: MoveSeconds | None
-    """A turn-based table's time to move (null: no limit); a live table's is not used."""
+    mode: RoomMode = "live"
+    move_seconds: MoveSeconds | None = None
+    """A turn-based room's time to move (null: no limit, or a live room)."""
     rounds: Rounds
     host_name: str
 
@@ -128,9 +128,9 @@ def room_listing(room: Room) -> str | None:
         draft=room.options.draft,
         seats=room.options.seats,
         open_seats=room.options.seats - room.occupied(),
-        mode=room.options.mode,
         turn_seconds=room.options.turn_seconds,
-        move_seconds=room.options.move_seconds,
+        mode=room.options.mode,
+        move_seconds=room.options.move_seconds if room.options.mode == "turn" else None,
         rounds=room.options.rounds,
         host_name=host.name if host is not None else "",
     ).model_dump_json()

@@ -15,7 +15,7 @@ from typing import Any
 
 import engine
 from app.metrics import Metrics
-from app.push import turns
+from app.push import turns as turn_notices
 from app.rooms import lobby, moves, play
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
@@ -106,7 +106,7 @@ class RoomService:
         self._counted: dict[str, float] = {}
         """Code → until when this process last held the room's place among the games in
         play for a person there (``_count_toward_ceiling``)."""
-        self.push: turns.Notifier | None = None
+        self.push: turn_notices.Notifier | None = None
         """Where a turn-based table's notices go (the app's ``PushSender``, set as the app
         starts); None: none are sent."""
 
@@ -265,7 +265,7 @@ class RoomService:
         is due: ``moves.snapshot_due``); any other change as a snapshot of the room.
         ``presence``: only who is connected changed, so ``game_version`` stays. True when
         written; the caller hands the room on (``Hub.committed``). A turn-based table's
-        commit written here queues its notices here (``turns.send``), so once."""
+        commit written here queues its notices here (``turn_notices.send``), so once."""
         grace = self.settings.disconnect_grace_seconds
         open_seconds = self.settings.seat_open_seconds
         ai_pause = self.settings.ai_pause_seconds
@@ -301,7 +301,7 @@ class RoomService:
                     # here is set right at the room's next deal or presence change.
                     logger.warning("games in play not counted (%s)", type(error).__name__)
                 if self.push is not None and new.options.mode == "turn":
-                    await turns.send(self.push, previous, new)
+                    await turn_notices.send(self.push, previous, new)
             else:
                 self.metrics.commit_conflicts.inc()
         finally:

@@ -7,7 +7,8 @@ import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { lobbyLife } from "./livegames.js";
 import { playNowPanel } from "./playnow.js";
-import { playerId, playerName, rememberSeat, seatIn, setPlayerName, signedIn } from "./session.js";
+import { playerId, playerName, rememberSeat, seatIn, setPlayerName, signedIn, turnSeats } from "./session.js";
+import { DEFAULT_MOVE_SECONDS, MOVE_TIMES, modeText, modeTold, timeLeft } from "./turns.js";
 
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
 const RULES = Object.entries(RULE_NAMES);
@@ -28,6 +29,13 @@ const CLOCKS = [
   ["60", "60 seconds a turn"],
   ["120", "2 minutes a turn"],
 ];
+const MODES = [
+  ["live", "Live: everyone plays now"],
+  ["turn", "Turn-based: a move at a time, over days"],
+];
+const NO_LIMIT = "none";
+const TURN_GAMES_ASKED = 24;
+const TURN_GAMES_EVERY_MS = 30000;
 const HERO_CARDS = ["piggy_bank", "gold_bar", "yacht"];
 const BLANK_NAME = "Please enter a name for the others to see at the table: a letter or two is enough, but not only spaces.";
 
@@ -106,8 +114,78 @@ function publicRoom(room) {
     "li",
     { class: "room-card" },
     h("a", { href: `/r/${room.code}`, class: "room-card-name" }, room.room_name),
-    h("span", { class: "room-card-meta" }, `${rulesText(room.rules, room.draft)} · ${open} · host ${room.host_name}`),
+    h("span", { class: "room-card-meta" }, `${rulesText(room.rules, room.draft)}${room.mode === "turn" ? ` · ${modeText(room)}` : ""} · ${open} · host ${room.host_name}`),
   );
+}
+
+/** The time to move, each offered; no limit only at a private table (friends wait for friends). */
+function moveTimeOptions(select, isPrivate) {
+  const chosen = select.value || String(DEFAULT_MOVE_SECONDS);
+  const options = MOVE_TIMES.map(([seconds, words]) => [String(seconds), words]);
+  if (isPrivate) options.push([NO_LIMIT, "No time limit (private tables)"]);
+  const kept = options.some(([value]) => value === chosen) ? chosen : String(DEFAULT_MOVE_SECONDS);
+  select.replaceChildren(...options.map(([value, label]) => h("option", { value, selected: value === kept }, label)));
+  select.value = kept;
+}
+
+/** Where a turn-based game stands for this seat: "Your move · 5 h left", "Waiting for Bea". */
+function turnGameState(game, now) {
+  const left = game.deadline === null ? "" : ` · ${timeLeft(game.deadline - now)} left`;
+  if (game.status === "waiting") return "Waiting for the start";
+  if (game.status === "finished") return "Game over";
+  if (game.your_move) return `Your move${left}`;
+  const names = game.to_act.map((seat) => game.players[seat]).filter(Boolean);
+  return `${names.length ? `Waiting for ${names.join(" and ")}` : "Waiting"}${left}`;
+}
+
+function turnGame(game, now) {
+  const others = game.players.filter((name, seat) => name !== null && seat !== game.seat);
+  return h(
+    "li",
+    { class: `room-card turn-game${game.your_move ? " yours" : ""}`, dataset: { testid: "turn-game" } },
+    h("a", { href: `/room/${game.code}`, class: "room-card-name" }, game.room_name),
+    h("span", { class: "room-card-meta" }, `${turnGameState(game, now)} · with ${others.join(", ") || "nobody yet"}`),
+  );
+}
+
+/** "Your games": the turn-based games this browser sits in, those waiting for it first
+ * (the server orders them); hidden while there are none. */
+function turnGamesPanel() {
+  const summary = h("p", { class: "hint", "aria-live": "polite" });
+  const list = h("ul", { class: "cards-list" });
+  const panel = h("section", { class: "panel turn-games", "aria-labelledby": "turn-games-title", hidden: true }, h("h2", { id: "turn-games-title" }, "Your games"), summary, list);
+  let shown = "";
+  async function load() {
+    const seats = turnSeats(TURN_GAMES_ASKED);
+    if (!seats.length) return;
+    let games;
+    try {
+      ({ games } = await api.turnGames(seats));
+    } catch {
+      return;
+    }
+    const now = Date.now() / 1000;
+    const items = games.map((game) => turnGame(game, now));
+    const drawn = items.map((item) => item.textContent).join("\n");
+    if (drawn !== shown) {
+      shown = drawn;
+      render(list, items);
+    }
+    const yours = games.filter((game) => game.your_move).length;
+    const said = yours ? `${yours} ${yours === 1 ? "game waits" : "games wait"} for your move.` : "No game waits for you now.";
+    if (summary.textContent !== said) summary.textContent = said;
+    panel.hidden = games.length === 0;
+  }
+  load();
+  const poll = setInterval(load, TURN_GAMES_EVERY_MS);
+  // A player coming back to the tab after hours sees where their games stand now.
+  const back = () => document.visibilityState === "visible" && load();
+  document.addEventListener("visibilitychange", back);
+  onLeave(() => {
+    clearInterval(poll);
+    document.removeEventListener("visibilitychange", back);
+  });
+  return panel;
 }
 
 function finishedGame(game) {
@@ -134,6 +212,27 @@ export function lobbyPage(main, { navigate }) {
   const draft = h("input", { id: "draft", type: "checkbox", "aria-describedby": "draft-hint" });
   const visibility = select("visibility", [["private", "Private: invite link only"], ["public", "Public: listed here"]], "private");
   const clock = select("clock", CLOCKS, "");
+  const clockField = field("Clock", clock);
+  const mode = select("mode", MODES, "live");
+  const moveTime = h("select", { id: "move-time", name: "move-time" });
+  moveTimeOptions(moveTime, true);
+  const moveTimeField = field("Time to move", moveTime, modeTold({ mode: "turn", move_seconds: DEFAULT_MOVE_SECONDS }));
+  function chosenMoveSeconds() {
+    return moveTime.value === NO_LIMIT ? null : Number(moveTime.value);
+  }
+  function showMode() {
+    const turn = mode.value === "turn";
+    clockField.hidden = turn;
+    moveTimeField.hidden = !turn;
+    moveTimeField.querySelector(".hint").textContent = modeTold({ mode: "turn", move_seconds: chosenMoveSeconds() });
+  }
+  mode.addEventListener("change", showMode);
+  moveTime.addEventListener("change", showMode);
+  visibility.addEventListener("change", () => {
+    moveTimeOptions(moveTime, visibility.value === "private");
+    showMode();
+  });
+  showMode();
   const rounds = select("rounds", ROUNDS, "1");
 
   async function create(event) {
@@ -148,14 +247,16 @@ export function lobbyPage(main, { navigate }) {
       draft: draft.checked,
       seats: Number(seats.value),
       visibility: visibility.value,
-      turn_seconds: clock.value ? Number(clock.value) : null,
+      mode: mode.value,
+      turn_seconds: clock.value && mode.value === "live" ? Number(clock.value) : null,
       rounds: roundsValue(rounds.value),
       player_id: playerId(),
     };
+    if (mode.value === "turn") options.move_seconds = chosenMoveSeconds();
     if (roomName.value.trim()) options.room_name = roomName.value.trim();
     try {
       const created = await api.createRoom(options);
-      rememberSeat(created.code, { seat: created.seat, token: created.token, name: options.name });
+      rememberSeat(created.code, { seat: created.seat, token: created.token, name: options.name, turn: options.mode === "turn" });
       navigate(`/room/${created.code}`);
     } catch (error) {
       refused(createError, error, options.room_name ? null : name);
@@ -187,7 +288,7 @@ export function lobbyPage(main, { navigate }) {
     .playerGames(playerId())
     .then((page) => {
       if (!page.games.length) return;
-      render(history, h("h2", { id: "history-title" }, "Your games"), h("ul", { class: "cards-list" }, page.games.map(finishedGame)));
+      render(history, h("h2", { id: "history-title" }, "Recent games"), h("ul", { class: "cards-list" }, page.games.map(finishedGame)));
       history.hidden = false;
     })
     .catch(() => {});
@@ -219,6 +320,7 @@ export function lobbyPage(main, { navigate }) {
         h(
           "div",
           { class: "lobby-main" },
+          turnGamesPanel(),
           playNowPanel({ navigate }),
           h(
             "form",
@@ -234,7 +336,7 @@ export function lobbyPage(main, { navigate }) {
               h("div", { class: "field check" }, draft, h("label", { for: "draft" }, "Draft piles"), h("p", { class: "hint", id: "draft-hint" }, "Offered with 2 or 3 seats.")),
               field("Win condition", rounds),
             ),
-            h("fieldset", {}, h("legend", {}, "The room"), field("Room name", roomName), field("Who can join", visibility), field("Clock", clock)),
+            h("fieldset", {}, h("legend", {}, "The room"), field("Room name", roomName), field("Who can join", visibility), field("How it is played", mode), clockField, moveTimeField),
             createError,
             h("button", { type: "submit", class: "primary" }, "Create room"),
           ),
@@ -314,7 +416,7 @@ export async function joinPage(main, code, { navigate }) {
     setPlayerName(chosen);
     try {
       const granted = await api.join(room.code, chosen, playerId());
-      rememberSeat(room.code, { seat: granted.seat, token: granted.token, name: chosen });
+      rememberSeat(room.code, { seat: granted.seat, token: granted.token, name: chosen, turn: options.mode === "turn" });
       navigate(`/room/${room.code}`);
     } catch (problem) {
       refused(error, problem, name);
@@ -332,7 +434,9 @@ export async function joinPage(main, code, { navigate }) {
       h("div", {}, h("dt", {}, "At the table"), h("dd", {}, people.join(", ") || "nobody yet")),
       h("div", {}, h("dt", {}, "Seats open"), h("dd", {}, `${room.open_seats} of ${options.seats}`)),
       h("div", {}, h("dt", {}, "Rules"), h("dd", {}, rulesText(options.rules, options.draft))),
+      h("div", {}, h("dt", {}, "Played"), h("dd", {}, modeText(options))),
     ),
+    modeTold(options) ? h("p", { class: "hint" }, modeTold(options)) : null,
     open
       ? h("form", { class: "panel", onSubmit: join }, field("Your name", name), error, h("button", { type: "submit", class: "primary" }, "Join the room"))
       : h("p", { class: "notice info" }, room.status === "waiting" ? "Every seat is taken." : "The game has started."),

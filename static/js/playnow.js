@@ -13,6 +13,10 @@ const RULES = [
   ["simple", "Simple"],
 ];
 const SIZES = [2, 3, 4, 5, 6, "any"];
+const MODES = [
+  ["live", "Live: play now, together"],
+  ["turn", "Turn-based: 1 day to move"],
+];
 
 function rememberedChoice() {
   try {
@@ -21,9 +25,10 @@ function rememberedChoice() {
       seats: SIZES.includes(saved.seats) ? saved.seats : 4,
       rules: RULES.some(([value]) => value === saved.rules) ? saved.rules : "advanced",
       draft: saved.draft === true,
+      mode: MODES.some(([value]) => value === saved.mode) ? saved.mode : "live",
     };
   } catch {
-    return { seats: 4, rules: "advanced", draft: false };
+    return { seats: 4, rules: "advanced", draft: false, mode: "live" };
   }
 }
 
@@ -70,6 +75,7 @@ export function playNowPanel({ navigate }) {
   const name = h("input", { id: "play-name", name: "name", maxlength: 30, autocomplete: "nickname", value: playerName(), "aria-required": "true" });
   const seats = h("select", { id: "play-seats" }, SIZES.map((n) => h("option", { value: n, selected: n === chosen.seats }, n === "any" ? "Any size" : `${n} players`)));
   const rules = h("select", { id: "play-rules" }, RULES.map(([value, label]) => h("option", { value, selected: value === chosen.rules }, label)));
+  const mode = h("select", { id: "play-mode" }, MODES.map(([value, label]) => h("option", { value, selected: value === chosen.mode }, label)));
   const draft = h("input", { id: "play-draft", type: "checkbox", checked: chosen.draft });
   const draftField = h("div", { class: "field check" }, draft, h("label", { for: "play-draft" }, "Draft"));
   const error = h("p", { id: "play-error", class: "notice error", role: "alert", hidden: true });
@@ -112,6 +118,7 @@ export function playNowPanel({ navigate }) {
         { onSubmit: start },
         h("div", { class: "field" }, h("label", { for: "play-name" }, "Name"), name),
         h("div", { class: "play-choice" }, h("div", { class: "field" }, h("label", { for: "play-seats" }, "Table"), seats), h("div", { class: "field" }, h("label", { for: "play-rules" }, "Rules"), rules)),
+        h("div", { class: "field" }, h("label", { for: "play-mode" }, "Live or turn-based"), mode),
         draftField,
         error,
         h("button", { type: "submit", class: "primary", id: "play-now" }, "Play now"),
@@ -180,7 +187,7 @@ export function playNowPanel({ navigate }) {
       return;
     }
     setPlayerName(chosenName);
-    const choice = { seats: seatsChosen(), rules: rules.value, draft: draftOffered() && draft.checked };
+    const choice = { seats: seatsChosen(), rules: rules.value, draft: draftOffered() && draft.checked, mode: mode.value };
     rememberChoice(choice);
     const state = { since: Date.now(), seats: choice.seats, position: null, found: 1, aiAfter: 20 };
     socket = new WebSocket(socketUrl());
@@ -196,7 +203,7 @@ export function playNowPanel({ navigate }) {
       } else if (message.type === "waiting") {
         Object.assign(state, { position: message.position, found: message.found });
       } else if (message.type === "matched") {
-        rememberSeat(message.code, { seat: message.seat, token: message.token, name: chosenName });
+        rememberSeat(message.code, { seat: message.seat, token: message.token, name: chosenName, turn: choice.mode === "turn" });
         stop();
         navigate(`/room/${message.code}`);
         announceStart();

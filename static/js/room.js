@@ -16,11 +16,12 @@ import { litPlaces, naturalOrder, whyNot } from "./places.js";
 import { endTurnShortcut, placeFocus, revealGameOver } from "./room/focus.js";
 import { openPopovers, placePopover } from "./room/popovers.js";
 import { sideColumn } from "./room/side.js";
-import { forgetSeat, seatIn, signedIn } from "./session.js";
+import { forgetSeat, markTurnSeat, seatIn, signedIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { cuesFor, muteButton, play } from "./sound.js";
 import { fitNames } from "./seats.js";
 import { tableView } from "./table.js";
+import { isTurnBased, modeText, modeTold, timeLeft } from "./turns.js";
 import { waitingRoom } from "./waiting.js";
 
 const RECORD_RETRY_MS = [300, 600, 1000, 2000, 3000, 5000, 8000];
@@ -71,6 +72,8 @@ export function roomPage(main, code, { navigate }) {
   const socket = new GameSocket(code, seat?.token ?? null, {
     onRoom(room) {
       ui.room = room;
+      // The lobby's "Your games" asks about the seats this browser holds at turn-based tables.
+      if (seat && isTurnBased(room.options)) markTurnSeat(code);
       if (room.status === "finished" && room.game && room.game.recorded !== false) loadFinished(room.game.id);
       draw();
     },
@@ -151,7 +154,8 @@ export function roomPage(main, code, { navigate }) {
   const tools = h("span", { class: "table-tools" }, muteButton(), notifyButton());
   for (const [index, button] of [...tools.children].entries()) button.dataset.focus = `tool-${index}`;
   const rulesNote = h("span", { class: "rules-note" });
-  const tableInfo = h("div", { class: "table-info" }, rulesNote, tools);
+  const turnTold = h("p", { class: "turn-told", id: "turn-told" });
+  const tableInfo = h("div", { class: "table-info" }, rulesNote, tools, turnTold);
   const container = h("div", { class: "room-page" }, mainSlot, side.element);
   main.replaceChildren(container);
   main.classList.add("wide");
@@ -181,8 +185,11 @@ export function roomPage(main, code, { navigate }) {
       return;
     }
     const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-    el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
-    el.classList.toggle("urgent", left <= 10);
+    const turnBased = isTurnBased(ui.room?.options);
+    // A turn-based table counts hours and days; a live one, minutes and seconds.
+    el.textContent = turnBased ? `${timeLeft(left)} left` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    // Urgent: the last 10 s of a live turn, the last quarter (at most an hour) of a turn-based one.
+    el.classList.toggle("urgent", left <= (turnBased ? Math.min(3600, (ui.room.options.move_seconds ?? 0) / 4) : 10));
   }
 
   async function loadFinished(gameId) {
@@ -318,6 +325,9 @@ export function roomPage(main, code, { navigate }) {
     // The rule set and the sound and notification switches sit above the log and chat (in
     // their drawer on a phone), leaving the action bar to the game.
     rulesNote.textContent = `${view.rules.replace("_", " + ")} rules${roundInfo}`;
+    const options = ui.room.options;
+    turnTold.textContent = modeTold(options);
+    turnTold.hidden = !isTurnBased(options);
     side.element.prepend(tableInfo);
     return h(
       "div",
@@ -342,7 +352,11 @@ export function roomPage(main, code, { navigate }) {
         : actionBar(message, ui, handlers, {
             notice: noticeLine("bar-note"),
             hint: hintLine(view, ui),
-            extras: [h("span", { class: "clock", role: "timer", "aria-label": "Time left" }), hintButton(view, ui, askForHint)],
+            extras: [
+              isTurnBased(options) ? h("span", { class: "turn-note", "aria-describedby": "turn-told", dataset: { testid: "turn-note" } }, modeText(options)) : null,
+              h("span", { class: "clock", role: "timer", "aria-label": "Time left" }),
+              hintButton(view, ui, askForHint),
+            ],
           }),
     );
   }

@@ -1,5 +1,6 @@
 // What this browser remembers: the seat tokens it holds (so a reload or a dropped connection
-// gets the same seat back), the player's name and a guest player id for the leaderboard.
+// gets the same seat back, and the lobby lists the turn-based games it sits in), the player's
+// name and a guest player id for the leaderboard.
 
 const PREFIX = "cash-stash:";
 
@@ -24,6 +25,21 @@ export function rememberSeat(code, seat) {
   const seats = read("seats", {});
   seats[code] = seat;
   write("seats", seats);
+}
+
+/** Note that the seat held in `code` is at a turn-based table: the lobby asks about it. */
+export function markTurnSeat(code) {
+  const seat = seatIn(code);
+  if (seat && !seat.turn) rememberSeat(code, { ...seat, turn: true });
+}
+
+/** The seats this browser holds at turn-based tables, the `most` last taken, as the server
+ * asks for them (POST /api/turn-games). */
+export function turnSeats(most) {
+  return Object.entries(read("seats", {}))
+    .filter(([, seat]) => seat && seat.turn && typeof seat.token === "string")
+    .slice(-most)
+    .map(([code, seat]) => ({ code, token: seat.token }));
 }
 
 export function forgetSeat(code) {

@@ -2,6 +2,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { isTurnBased, modeTold, moveText } from "./turns.js";
 
 const LEVELS = [
   ["easy", "Easy"],
@@ -21,7 +22,7 @@ function optionsText(options) {
   const parts = [
     `${RULE_NAMES[options.rules]} rules${options.draft ? " with draft piles" : ""}`,
     roundsText(options.rounds),
-    options.turn_seconds ? `${options.turn_seconds} s per turn` : "no clock",
+    isTurnBased(options) ? `turn-based, ${moveText(options)}` : options.turn_seconds ? `${options.turn_seconds} s per turn` : "no clock",
     `${options.visibility} room`,
   ];
   if (options.spectators !== undefined) parts.push(options.spectators ? "spectators welcome" : "no spectators");
@@ -126,6 +127,7 @@ export function waitingRoom(room, { code, seat, ui, hostCall }) {
     { class: "waiting", "aria-labelledby": "waiting-title" },
     h("h1", { id: "waiting-title" }, room.options.room_name),
     h("p", { class: "room-options" }, optionsText(room.options)),
+    isTurnBased(room.options) ? h("p", { class: "hint turn-told" }, modeTold(room.options)) : null,
     h(
       "div",
       { class: "invite" },

@@ -201,7 +201,7 @@ def test_a_new_players_lobby_asks_nothing_that_fails(open_page: OpenPage, server
     expect(page.get_by_role("heading", name="Public rooms")).to_be_visible()
     page.wait_for_load_state("networkidle")
     assert failed == [], "a new player's first visit must not end in an error status"
-    expect(page.get_by_role("heading", name="Your games")).to_be_hidden()
+    expect(page.get_by_role("heading", name="Recent games")).to_be_hidden()
 
 
 def test_the_replay_lists_players_by_final_result(
@@ -226,7 +226,7 @@ def test_a_players_lobby_lists_their_finished_games(
         f"localStorage.setItem('cash-stash:player-id', '\"{finished_game.player_id}\"')"
     )
     page.goto(server.url)
-    history = page.get_by_role("region", name="Your games")
+    history = page.get_by_role("region", name="Recent games")
     expect(history).to_be_visible()
     screenshot(page, "page-lobby-with-history-phone")
     history.get_by_role("link").first.click()

@@ -24,7 +24,7 @@ from app.matchmaking.model import Choice
 from app.matchmaking.running import Lobby
 from app.matchmaking.service import QueueError, Ticket
 from app.rooms.errors import RoomError
-from app.rooms.model import MAX_SEATS, MIN_SEATS, RuleSet
+from app.rooms.model import MAX_SEATS, MIN_SEATS, RoomMode, RuleSet
 from app.store.base import STORE_ERRORS
 from app.ws.connection import CLOSE_POLICY, CLOSE_TRY_AGAIN
 from app.ws.limits import TokenBucket, origin_allowed
@@ -44,6 +44,8 @@ class QueueJoin(BaseModel):
     """The table size, or ``"any"``."""
     rules: RuleSet = "advanced"
     draft: bool = False
+    mode: RoomMode = "live"
+    """``turn``: a turn-based table (a day to move), with players who asked for one too."""
 
 
 class FillWithAi(BaseModel):
@@ -72,6 +74,7 @@ class Queued(BaseModel):
     seats: int | Literal["any"]
     rules: RuleSet
     draft: bool
+    mode: RoomMode
     ai_after: float
     ping_every: float
 
@@ -169,7 +172,7 @@ async def _first(websocket: WebSocket, *, seconds: float) -> QueueJoin | None:
     expected = _Refused(
         "queue_expected",
         'The first message must be {"type": "queue", "name": …, "player_id": …, "seats": …, '
-        '"rules": …, "draft": …}.',
+        '"rules": …, "draft": …, "mode": …}.',
     )
     try:
         received = await asyncio.wait_for(websocket.receive(), seconds)
@@ -201,7 +204,7 @@ async def _serve(websocket: WebSocket, lobby: Lobby, address: str) -> None:
     if not allowed:
         raise _Refused("too_many_attempts", "Too many games asked for; wait a minute.")
     seats = None if asked.seats == "any" else asked.seats
-    choice = Choice(seats=seats, rules=asked.rules, draft=asked.draft)
+    choice = Choice(seats=seats, rules=asked.rules, draft=asked.draft, mode=asked.mode)
     try:
         matchmaker.check(choice)
     except (QueueError, RoomError) as refusal:
@@ -212,6 +215,7 @@ async def _serve(websocket: WebSocket, lobby: Lobby, address: str) -> None:
             seats=asked.seats,
             rules=choice.rules,
             draft=choice.draft,
+            mode=choice.mode,
             ai_after=settings.queue_ai_wait_seconds,
             ping_every=settings.queue_alive_seconds / 3,
         ),

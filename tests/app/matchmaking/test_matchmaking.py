@@ -273,3 +273,47 @@ async def test_a_play_now_game_is_recorded_with_both_players_ids_to_be_rated() -
         assert counts_for_ratings([p.ai_level for p in game.players])
         for client in clients:
             await client.close()
+
+
+async def test_turn_based_players_meet_only_players_who_asked_for_a_turn_based_table() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live, live.http() as http:
+        ann = await queue_up(live, "Ann")
+        bea = await queue_up(live, "Bea", mode="turn")
+        (queued,) = [m for m in bea.client.received if m["type"] == "queued"]
+        assert queued["mode"] == "turn"
+        # Two queues of one player each, though both asked for two seats.
+        await ann.client.wait_for("waiting", lambda m: m["waiting"] == 1)
+        await bea.client.wait_for("waiting", lambda m: m["waiting"] == 1)
+        cy = await queue_up(live, "Cy", mode="turn")
+        at_bea, at_cy = await asyncio.gather(bea.matched(), cy.matched())
+        assert at_bea["code"] == at_cy["code"]
+        room = (await http.get(f"/api/rooms/{at_bea['code']}")).json()
+        assert room["status"] == "playing"
+        assert room["options"]["mode"] == "turn"
+        assert room["options"]["move_seconds"] == 86_400
+        assert [seat["name"] for seat in room["seats"]] == ["Bea", "Cy"]
+        assert live.app.state.lobby.matchmaker.waiting_here == 1  # Ann waits on, alone
+        dee = await queue_up(live, "Dee", mode="live")
+        at_ann, at_dee = await asyncio.gather(ann.matched(), dee.matched())
+        assert at_ann["code"] == at_dee["code"]
+        room = (await http.get(f"/api/rooms/{at_ann['code']}")).json()
+        assert room["options"]["mode"] == "live"
+
+
+async def test_a_turn_based_lone_player_gets_ai_in_a_turn_based_table() -> None:
+    async with live_server(base_settings(queue_ai_wait_seconds=3600)) as live, live.http() as http:
+        ann = await queue_up(live, "Ann", seats=3, mode="turn")
+        await ann.send({"type": "fill_ai"})
+        placed = await ann.matched()
+        room = (await http.get(f"/api/rooms/{placed['code']}")).json()
+        assert [seat["kind"] for seat in room["seats"]] == ["person", "ai", "ai"]
+        assert room["options"]["mode"] == "turn" and room["status"] == "playing"
+
+
+async def test_an_unknown_mode_is_refused_plainly() -> None:
+    async with live_server(base_settings()) as live:
+        refused = await queue_up_refused_with(
+            live,
+            {"type": "queue", "name": "Ann", "player_id": str(uuid.uuid4()), "mode": "slow"},
+        )
+        assert refused["code"] == "bad_request" and "mode" in str(refused["message"])

@@ -4,7 +4,7 @@ that widens with the wait, AI for whoever has waited long enough or asks."""
 from __future__ import annotations
 
 from app.matchmaking.matching import Window, ai_level, groups
-from app.matchmaking.model import Waiting
+from app.matchmaking.model import Choice, Waiting
 
 WINDOW = Window(start=5.0, per_second=1.0, widest=50.0)
 
@@ -87,3 +87,10 @@ def test_any_size_gives_a_lone_player_a_table_of_four_with_ai_after_the_wait() -
     assert groups(alone, seats=None, now=15.0, window=WINDOW, ai_wait=20) == []
     (group,) = groups(alone, seats=None, now=20.0, window=WINDOW, ai_wait=20)
     assert group.bots == ("easy", "easy", "easy")
+
+
+def test_a_turn_based_choice_has_a_queue_of_its_own_and_a_live_one_keeps_its_name() -> None:
+    live = Choice(seats=2, rules="simple")
+    assert live.key == "queue-2-simple-plain"  # the name it had before tables had a mode
+    assert Choice(seats=2, rules="simple", mode="live") == live
+    assert Choice(seats=2, rules="simple", mode="turn").key == "queue-2-simple-plain-turn"
