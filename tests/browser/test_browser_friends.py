@@ -126,7 +126,8 @@ def signed_in_page(
         [{"name": SESSION_COOKIE, "value": account.token, "url": server.url, "httpOnly": True}]
     )
     # What the account page leaves behind on signing in (static/js/account.js, adopt): the
-    # device plays under the account's guest id, and the lobby then loads the friends panel.
+    # device's guest id plays for the account (here the guest that made it), and the lobby
+    # then loads the friends panel.
     guest = f"JSON.stringify('{account.guest_id}')"
     context.add_init_script(
         f"localStorage.setItem('cash-stash:player-id', {guest});"
