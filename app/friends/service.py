@@ -340,8 +340,10 @@ def status_now(invitation: Invitation) -> Literal["pending", "accepted", "declin
     return "expired"
 
 
-async def answer(session: AsyncSession, *, me: str, invitation_id: str, accept: bool) -> str:
-    """Accept or decline an invitation to ``me``; the table's code when accepted."""
+async def answer(
+    session: AsyncSession, *, me: str, invitation_id: str, accept: bool
+) -> tuple[str, str]:
+    """Accept or decline an invitation to ``me``; the table's code, and the host."""
     found = await session.get(Invitation, invitation_id)
     if found is None or found.guest_id != me:
         raise FriendError("no_invitation", "There is no such invitation.", status=404)
@@ -352,4 +354,24 @@ async def answer(session: AsyncSession, *, me: str, invitation_id: str, accept: 
     found.answered_at = _now()
     found.room_code = None
     await session.commit()
-    return code
+    return code, found.host_id
+
+
+async def linked(session: AsyncSession, *, me: str) -> set[str]:
+    """Every account whose panel shows ``me``: friends and requests either way, accounts
+    that blocked ``me``, and those of invitations either way."""
+    partners = await session.execute(
+        select(Friendship.low_id, Friendship.high_id).where(
+            or_(Friendship.low_id == me, Friendship.high_id == me)
+        )
+    )
+    blockers = await session.scalars(select(Block.blocker_id).where(Block.blocked_id == me))
+    invited = await session.execute(
+        select(Invitation.host_id, Invitation.guest_id).where(
+            or_(Invitation.host_id == me, Invitation.guest_id == me)
+        )
+    )
+    found = {account for pair in (*partners, *invited) for account in pair}
+    found.update(blockers)
+    found.discard(me)
+    return found

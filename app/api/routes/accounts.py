@@ -35,6 +35,8 @@ from app.api.schemas import STRICT, DisplayName, GuestId
 from app.db.models import Account, Passkey
 from app.db.repository import get_player, public_player_id
 from app.db.session import SessionDep
+from app.friends import presence
+from app.friends import service as friends
 
 router = APIRouter(
     prefix="/api/accounts",
@@ -344,6 +346,9 @@ async def rename(
     await _count_change(request, runtime, account.id)
     await accounts.rename_account(session, account=account, name=body.name)
     await session.commit()
+    # Every panel that shows the name reads it anew.
+    linked = await friends.linked(session, me=account.id)
+    await presence.panel_changed(account_store(request), account.id, *linked)
     return await _me(session, account)
 
 
