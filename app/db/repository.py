@@ -276,16 +276,23 @@ async def merge_player(session: AsyncSession, *, source: str, into: str) -> bool
 
 
 async def player_games(
-    session: AsyncSession, *, player_id: str, limit: int, offset: int
+    session: AsyncSession, *, player_id: str, limit: int, offset: int, public_only: bool = False
 ) -> Page[tuple[GameSeat, Game]]:
-    """A player's finished games, newest first, each with the seat they held."""
+    """A player's finished games, newest first, each with the seat they held; only those of
+    public rooms when ``public_only``."""
+    shown = [GameSeat.player_id == player_id]
+    if public_only:
+        shown.append(Game.visibility == "public")
     total = await session.scalar(
-        select(func.count()).select_from(GameSeat).where(GameSeat.player_id == player_id)
+        select(func.count())
+        .select_from(GameSeat)
+        .join(Game, GameSeat.game_id == Game.id)
+        .where(*shown)
     )
     rows = await session.execute(
         select(GameSeat, Game)
         .join(Game, GameSeat.game_id == Game.id)
-        .where(GameSeat.player_id == player_id)
+        .where(*shown)
         .order_by(Game.ended_at.desc(), Game.id, GameSeat.seat)
         .options(selectinload(Game.seats))
         .limit(limit)

@@ -258,7 +258,7 @@ function profile(main, account, navigate) {
         h("button", { type: "button", onClick: addPasskey }, "Add a passkey"),
       ),
       h("section", { class: "panel", "aria-labelledby": "devices-title" }, h("h2", { id: "devices-title" }, "Another device"), h("button", { type: "button", onClick: showCode }, "Link another device"), linkBox),
-      h("p", { class: "links" }, h("button", { type: "button", onClick: leave(false) }, "Sign out"), h("button", { type: "button", onClick: leave(true) }, "Sign out everywhere")),
+      h("p", { class: "links" }, h("a", { href: `/players/${account.player_id}` }, "Your profile page"), h("button", { type: "button", onClick: leave(false) }, "Sign out"), h("button", { type: "button", onClick: leave(true) }, "Sign out everywhere")),
     ),
   );
 }

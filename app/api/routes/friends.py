@@ -170,7 +170,9 @@ async def _seated(runtime: Runtime, code: str, token: str) -> Room:
     return room
 
 
-def _where(found: Whereabouts, mine: Whereabouts) -> WhereNow:
+def where_now(found: Whereabouts, mine: Whereabouts) -> WhereNow:
+    """Where ``found`` is, as someone at ``mine`` may see it: a table's code only when it is
+    public or theirs too."""
     shown = found.code if found.public or (found.code and found.code == mine.code) else None
     return WhereNow(online=found.online, at_table=found.code is not None, code=shown)
 
@@ -263,7 +265,7 @@ async def _state(
     state = FriendsState(
         me=PlayerFound(id=standing.me.id, name=standing.me.name),
         friends=[
-            Friend(id=friend.id, name=friend.name, where=_where(places[friend.id], places[me]))
+            Friend(id=friend.id, name=friend.name, where=where_now(places[friend.id], places[me]))
             for friend in circle.friends
         ],
         asked_me=[PlayerFound(id=one.id, name=one.name) for one in circle.asked_me],
