@@ -29,6 +29,8 @@ class Someone:
 
     id: str
     name: str
+    player_id: str | None = None
+    """Its public player id (its profile's), given for friends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +219,7 @@ async def unblock(session: AsyncSession, *, me: str, other: str) -> None:
 async def circle(session: AsyncSession, *, me: str) -> Circle:
     """``me``'s friends, requests both ways, and the accounts ``me`` blocked."""
     rows = await session.execute(
-        select(Friendship, Account.id, Account.name)
+        select(Friendship, Account.id, Account.name, Account.player_id)
         .join(
             Account,
             or_(
@@ -230,10 +232,10 @@ async def circle(session: AsyncSession, *, me: str) -> Circle:
     friends: list[Someone] = []
     asked_me: list[Someone] = []
     asked: list[Someone] = []
-    for friendship, account_id, name in rows:
+    for friendship, account_id, name, player_id in rows:
         someone = Someone(id=account_id, name=name)
         if friendship.accepted_at is not None:
-            friends.append(someone)
+            friends.append(Someone(id=account_id, name=name, player_id=player_id))
         elif friendship.requested_by == me:
             asked.append(someone)
         else:

@@ -129,7 +129,8 @@ export function friendsPanel(slot, { navigate }) {
   }
 
   function person(one, ...controls) {
-    return h("li", { class: "friend" }, h("span", { class: "friend-name" }, one.name), ...controls);
+    const name = one.player_id ? h("a", { class: "friend-name", href: `/players/${one.player_id}` }, one.name) : h("span", { class: "friend-name" }, one.name);
+    return h("li", { class: "friend" }, name, ...controls);
   }
 
   function draw(state) {

@@ -251,7 +251,9 @@ def test_a_profile_shows_friends_every_game_and_strangers_the_public_ones(
     # Ann's lobby says she is online; her friend Bea sees that and both games.
     ann_page.goto(server.url)
     bea_page.set_viewport_size({"width": 1280, "height": 800})
-    bea_page.goto(address)
+    bea_page.goto(server.url)
+    bea_page.get_by_role("region", name="Friends").get_by_role("link", name="Ann Profile").click()
+    expect(bea_page).to_have_url(address)
     expect(bea_page.get_by_role("heading", name="Ann Profile", exact=True)).to_be_visible()
     expect(bea_page.get_by_test_id("profile-where")).to_have_text("online")
     games = bea_page.locator(".history .game-card")

@@ -66,6 +66,8 @@ class WhereNow(BaseModel):
 
 
 class Friend(PlayerFound):
+    player_id: str
+    """Their profile is ``/players/{player_id}`` (``GET /api/players/{player_id}/profile``)."""
     where: WhereNow
 
 
@@ -265,7 +267,12 @@ async def _state(
     state = FriendsState(
         me=PlayerFound(id=standing.me.id, name=standing.me.name),
         friends=[
-            Friend(id=friend.id, name=friend.name, where=where_now(places[friend.id], places[me]))
+            Friend(
+                id=friend.id,
+                name=friend.name,
+                player_id=friend.player_id or "",
+                where=where_now(places[friend.id], places[me]),
+            )
             for friend in circle.friends
         ],
         asked_me=[PlayerFound(id=one.id, name=one.name) for one in circle.asked_me],

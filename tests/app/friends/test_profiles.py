@@ -59,6 +59,8 @@ async def test_strangers_see_the_public_games_only_friends_see_all_and_where(
         assert [game["id"] for game in history.json()["games"]] == [public]
         assert history.json()["total"] == 1
 
+    # A friend's entry in the panel names the profile.
+    assert (await bea.panel())["friends"][0]["player_id"] == ann.account.player_id
     friend = await profile(bea.client, ann.account.player_id)
     assert friend["viewer"] == "friend"
     assert {game["id"] for game in friend["recent"]} == {public, private}
