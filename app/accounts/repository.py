@@ -84,8 +84,11 @@ async def check_new_account(session: AsyncSession, *, name_key: str, player_id: 
 async def join_guest(session: AsyncSession, *, account: Account, player_id: str) -> bool:
     """Make the guest whose public id is ``player_id`` play for ``account`` (a device signed
     in under it): the games, rating and reviews recorded under the guest become the account's
-    (``merge_player``), and so does what it plays from now on. Once: a guest that plays for an
-    account already, this one or another, is left as it is (False). Flushed, not committed."""
+    (``merge_player``), and so does what it plays from now on. Once: a guest that plays for
+    another account is left as it is (False), and one that plays for this account already
+    brings nothing twice; but a game it finished while it was joining, recorded under the
+    guest after the move, is moved at its next sign-in. True when anything joined or moved.
+    Flushed, not committed."""
     try:
         async with session.begin_nested():
             session.add(
@@ -94,10 +97,16 @@ async def join_guest(session: AsyncSession, *, account: Account, player_id: str)
                 )
             )
             await session.flush()
+        joined = True
     except IntegrityError:
-        return False
-    await merge_player(session, source=player_id, into=account.player_id)
-    return True
+        owner = await session.scalar(
+            select(AccountGuest.account_id).where(AccountGuest.player_id == player_id)
+        )
+        if owner != account.id:
+            return False
+        joined = False
+    moved = await merge_player(session, source=player_id, into=account.player_id)
+    return joined or moved
 
 
 async def get_account(session: AsyncSession, *, account_id: str) -> Account | None:

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.accounts.errors import AccountError
@@ -18,7 +18,7 @@ from app.db.recorder import DatabaseRecorder
 from app.db.repository import public_player_id
 from app.db.session import create_engine, create_session_factory
 from app.text import TextRefused
-from tests.app.db.finished_games import bot, person, played_game
+from tests.app.db.finished_games import START, bot, person, played_game
 from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
 
 
@@ -205,3 +205,35 @@ async def test_a_guest_plays_for_one_account_only(
         await session.commit()
         assert await seats_of(session, bob.player_id) == [game.game_id]
         assert await session.get(Game, game.game_id) is not None
+
+
+async def test_a_game_recorded_under_a_joined_guest_moves_at_its_next_sign_in(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    laptop, phone = str(uuid.uuid4()), str(uuid.uuid4())
+    async with sessions() as session:
+        account = await create_account(session, name="Ann", player_id=public_player_id(laptop))
+        assert await join_guest(session, account=account, player_id=public_player_id(phone))
+        await session.commit()
+    # A game the phone finished while its joining committed: recorded under the guest itself
+    # (its recording read the guests before the join was committed).
+    game = played_game([person(0, "Ann", phone), person(1, "Bea")], seed=7)
+    async with sessions() as session:
+        await session.execute(delete(AccountGuest).where(AccountGuest.account_id == account.id))
+        await session.commit()
+    await DatabaseRecorder(sessions).record(game)
+    async with sessions() as session:
+        for guest in (laptop, phone):
+            session.add(
+                AccountGuest(
+                    player_id=public_player_id(guest), account_id=account.id, joined_at=START
+                )
+            )
+        await session.commit()
+    async with sessions() as session:
+        assert await seats_of(session, public_player_id(phone)) == [game.game_id]
+        assert await join_guest(session, account=account, player_id=public_player_id(phone))
+        await session.commit()
+        assert await seats_of(session, account.player_id) == [game.game_id]
+        assert await session.get(Player, public_player_id(phone)) is None
+        assert not await join_guest(session, account=account, player_id=public_player_id(phone))
