@@ -311,6 +311,10 @@ async def test_bad_bodies_are_refused_with_the_field_named(friends_api: FriendsA
     refused(response, 422, "invalid_request")
     response = await ann.call("POST", "/api/friends/presence", json={"code": 5, "token": "x"})
     refused(response, 422, "invalid_request")
+    for seen in ("x" * 65, 5):
+        response = await ann.call("POST", "/api/friends/presence", json={"seen": seen})
+        refused(response, 422, "invalid_request")
+        assert "seen" in response.text
 
 
 async def test_look_ups_are_limited_per_account(friends_api: FriendsApi) -> None:
