@@ -53,8 +53,8 @@ class Ceremony:
     """The account being made, or signed in to, or given a passkey; empty for a sign-in."""
     name: str = ""
     """A new account's name."""
-    guest_id: str = ""
-    """The guest a new account takes over."""
+    guest_player_id: str = ""
+    """The public id of the guest a new account takes over (never the guest id itself)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,6 @@ commit: the caller owns the transaction.
 from __future__ import annotations
 
 import secrets
-import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
@@ -15,8 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.errors import AccountError
-from app.db.models import Account, Passkey
-from app.db.repository import public_player_id
+from app.db.models import Account, AccountGuest, Passkey
+from app.db.repository import merge_player
 from app.text import clean_text, folded_name
 
 NAME_LENGTH = 30
@@ -40,27 +39,29 @@ def account_name(name: str) -> tuple[str, str]:
 
 
 async def create_account(
-    session: AsyncSession, *, name: str, guest_id: uuid.UUID | str, account_id: str | None = None
+    session: AsyncSession, *, name: str, player_id: str, account_id: str | None = None
 ) -> Account:
-    """A new account that takes over ``guest_id``'s history; flushed, not committed.
+    """A new account that takes over the history of the guest whose public id is
+    ``player_id`` (that player is the account's); flushed, not committed.
 
     Refused when the name (or a look-alike) is another account's (``name_taken``), or when
-    the guest already made an account (``guest_has_account``): a guest's history becomes one
-    account's, once."""
+    the guest plays for an account already (``guest_has_account``): a guest's history becomes
+    one account's, once."""
     cleaned, key = account_name(name)
-    guest = str(uuid.UUID(str(guest_id)))
-    await check_new_account(session, name_key=key, guest_id=guest)
+    await check_new_account(session, name_key=key, player_id=player_id)
+    now = datetime.now(UTC)
     account = Account(
         id=account_id or new_account_id(),
         name=cleaned,
         name_key=key,
-        player_id=public_player_id(guest),
-        guest_id=guest,
-        created_at=datetime.now(UTC),
+        player_id=player_id,
+        created_at=now,
     )
     try:
         async with session.begin_nested():
             session.add(account)
+            await session.flush()
+            session.add(AccountGuest(player_id=player_id, account_id=account.id, joined_at=now))
             await session.flush()
     except IntegrityError:
         # Another request took the name (or the guest) between the look and the write.
@@ -68,17 +69,44 @@ async def create_account(
     return account
 
 
-async def check_new_account(session: AsyncSession, *, name_key: str, guest_id: str) -> None:
+async def check_new_account(session: AsyncSession, *, name_key: str, player_id: str) -> None:
     """Refuse a new account whose name (by its look-alike key) is another's, or whose guest
-    already made one."""
+    (by its public id) plays for an account already."""
     if await session.scalar(select(Account.id).where(Account.name_key == name_key)) is not None:
         raise name_taken()
-    player_id = public_player_id(guest_id)
-    if await session.scalar(select(Account.id).where(Account.player_id == player_id)) is not None:
+    if await session.get(AccountGuest, player_id) is not None:
         raise AccountError(
             "guest_has_account",
             "This browser's player already has an account: sign in to it instead.",
         )
+
+
+async def join_guest(session: AsyncSession, *, account: Account, player_id: str) -> bool:
+    """Make the guest whose public id is ``player_id`` play for ``account`` (a device signed
+    in under it): the games, rating and reviews recorded under the guest become the account's
+    (``merge_player``), and so does what it plays from now on. Once: a guest that plays for
+    another account is left as it is (False), and one that plays for this account already
+    brings nothing twice; but a game it finished while it was joining, recorded under the
+    guest after the move, is moved at its next sign-in. True when anything joined or moved.
+    Flushed, not committed."""
+    try:
+        async with session.begin_nested():
+            session.add(
+                AccountGuest(
+                    player_id=player_id, account_id=account.id, joined_at=datetime.now(UTC)
+                )
+            )
+            await session.flush()
+        joined = True
+    except IntegrityError:
+        owner = await session.scalar(
+            select(AccountGuest.account_id).where(AccountGuest.player_id == player_id)
+        )
+        if owner != account.id:
+            return False
+        joined = False
+    moved = await merge_player(session, source=player_id, into=account.player_id)
+    return joined or moved
 
 
 async def get_account(session: AsyncSession, *, account_id: str) -> Account | None:

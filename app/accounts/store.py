@@ -3,18 +3,22 @@
 A session is kept under the SHA-256 digest of its cookie's token, never the token itself: a
 copy of the store signs nobody in. Each account also has the set of its sessions' digests, so
 that "sign out everywhere" finds them all. One-time records (a WebAuthn ceremony's challenge,
-a code that links a new device) are read once and gone, whichever process reads them.
+a code that links a new device) are read once and gone, whichever process reads them. Held
+records (where a player is, ``app.friends.presence``) are read any number of times until their
+time runs out, many in one call; a mark (``version``) says whether something changed.
 
 On Redis every session is a key of its own (``cash_stash:session:<digest>``), the account's
-set is under the account's hash tag (``cash_stash:{account:<id>}:sessions``) and a one-time
-record is ``cash_stash:once:<key>``: each command names one key, so the same calls serve one
-node or a cluster.
+set is under the account's hash tag (``cash_stash:{account:<id>}:sessions``), a one-time
+record is ``cash_stash:once:<key>`` and a held one ``cash_stash:held:<key>``: each command
+names one key (a read of many held records is one ``MGET`` on one node, split by slot on a
+cluster), so the same calls serve one node or a cluster.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -25,6 +29,14 @@ from app.store.base import wall_clock
 
 SWEEP_SECONDS = 60.0
 """How often the memory store frees sessions and one-time records whose time ran out."""
+VERSION_SECONDS = 86400
+"""How long a mark lasts without a change: a mark that ran out is made anew, which reads as a
+change (never as none)."""
+
+
+def new_mark() -> str:
+    """A mark no key had before (96 random bits)."""
+    return secrets.token_hex(12)
 
 
 class AccountStore(Protocol):
@@ -57,6 +69,24 @@ class AccountStore(Protocol):
         was taken already, or its time ran out)."""
         ...
 
+    async def hold(self, key: str, value: str, *, seconds: float) -> None:
+        """Keep ``value`` under ``key`` for ``seconds`` from now (replacing what was held)."""
+        ...
+
+    async def held(self, keys: list[str]) -> list[str | None]:
+        """What is held under each of ``keys`` (None where nothing is, or its time ran out),
+        read in one call to the store whatever their number."""
+        ...
+
+    async def version(self, key: str) -> str:
+        """The mark under ``key``: the same until ``change`` (or a day without one), whichever
+        process asks; made on first asking."""
+        ...
+
+    async def change(self, key: str) -> None:
+        """Give ``key`` a new mark, never one it had."""
+        ...
+
 
 class MemoryAccountStore:
     """``AccountStore`` in this process's memory: for a single server process."""
@@ -72,6 +102,8 @@ class MemoryAccountStore:
         self._by_account: dict[str, set[str]] = {}
         self._once: dict[str, tuple[str, float]] = {}
         """Key → (value, until when)."""
+        self._held: dict[str, tuple[str, float]] = {}
+        """Key → (value, until when): held records and marks."""
 
     async def start(self) -> None:
         if self._sweeper is None:
@@ -87,7 +119,7 @@ class MemoryAccountStore:
     @property
     def entries(self) -> int:
         """Everything held: what the sweep keeps bounded."""
-        return len(self._sessions) + len(self._once)
+        return len(self._sessions) + len(self._once) + len(self._held)
 
     async def _sweep_on_a_clock(self) -> None:
         while True:
@@ -101,6 +133,7 @@ class MemoryAccountStore:
             if until <= now:
                 self._forget_session(digest, account_id)
         self._once = {key: kept for key, kept in self._once.items() if kept[1] > now}
+        self._held = {key: kept for key, kept in self._held.items() if kept[1] > now}
 
     def _forget_session(self, digest: str, account_id: str) -> None:
         self._sessions.pop(digest, None)
@@ -144,6 +177,24 @@ class MemoryAccountStore:
             return None
         return kept[0]
 
+    async def hold(self, key: str, value: str, *, seconds: float) -> None:
+        self._held[key] = (value, self._clock() + seconds)
+
+    async def held(self, keys: list[str]) -> list[str | None]:
+        now = self._clock()
+        found = [self._held.get(key) for key in keys]
+        return [None if kept is None or kept[1] <= now else kept[0] for kept in found]
+
+    async def version(self, key: str) -> str:
+        mark = (await self.held([f"version:{key}"]))[0]
+        if mark is None:
+            mark = new_mark()
+            await self.hold(f"version:{key}", mark, seconds=VERSION_SECONDS)
+        return mark
+
+    async def change(self, key: str) -> None:
+        await self.hold(f"version:{key}", new_mark(), seconds=VERSION_SECONDS)
+
 
 class RedisAccountStore:
     """``AccountStore`` on Redis, through redis-py's asyncio client (or its cluster client)."""
@@ -155,6 +206,7 @@ class RedisAccountStore:
             else Redis.from_url(url, decode_responses=True)
         )
         self._prefix = prefix
+        self._cluster = cluster
 
     def _session(self, digest: str) -> str:
         return f"{self._prefix}session:{digest}"
@@ -164,6 +216,9 @@ class RedisAccountStore:
 
     def _once(self, key: str) -> str:
         return f"{self._prefix}once:{key}"
+
+    def _held(self, key: str) -> str:
+        return f"{self._prefix}held:{key}"
 
     async def start(self) -> None:
         return None
@@ -212,6 +267,36 @@ class RedisAccountStore:
         client: Any = self._client
         value: str | None = await client.getdel(self._once(key))
         return value
+
+    async def hold(self, key: str, value: str, *, seconds: float) -> None:
+        client: Any = self._client
+        await client.set(self._held(key), value, px=max(1, round(seconds * 1000)))
+
+    async def held(self, keys: list[str]) -> list[str | None]:
+        if not keys:
+            return []
+        client: Any = self._client
+        names = [self._held(key) for key in keys]
+        if self._cluster:
+            # Pipelined per node, the keys' slots being many.
+            values: list[str | None] = await client.mget_nonatomic(names)
+        else:
+            values = await client.mget(names)
+        return values
+
+    async def version(self, key: str) -> str:
+        client: Any = self._client
+        name = self._held(f"version:{key}")
+        mark = new_mark()
+        if await client.set(name, mark, nx=True, ex=VERSION_SECONDS):
+            return mark
+        kept: str | None = await client.get(name)
+        # Gone between the two calls (its day ran out): a new mark, as on first asking.
+        return kept if kept is not None else await self.version(key)
+
+    async def change(self, key: str) -> None:
+        client: Any = self._client
+        await client.set(self._held(f"version:{key}"), new_mark(), ex=VERSION_SECONDS)
 
 
 def account_store_for(settings: Settings) -> AccountStore:

@@ -211,12 +211,12 @@ class PushKey(Base):
 
 
 class Account(Base):
-    """A player who signed up: a display name of their own and the guest's history taken over.
+    """A player who signed up: a display name of their own, and the guests that play for it.
 
-    Playing needs no account. A guest who makes one brings their guest id along: the games,
-    rating and reviews recorded under it are the account's from then on, and a device that
-    signs in plays under that same guest id (``guest_id``), so everything it plays counts for
-    the account too.
+    Playing needs no account. A guest who makes one brings their history along, and so does
+    each guest a device signs in under later (``AccountGuest``): the games, rating and reviews
+    recorded under them are the account's from then on, and so is everything those devices
+    play. Only the guests' public ids are kept, never the guest ids themselves.
     """
 
     __tablename__ = "accounts"
@@ -230,17 +230,30 @@ class Account(Base):
     """``app.text.folded_name(name)``: one account per look-alike name ("Ann", "ANN" and its
     full-width form are one name)."""
     player_id: Mapped[str] = mapped_column(String(32), unique=True)
-    """The public player id of the guest the account took over (``players.id`` once that guest
-    has a finished game; no foreign key, since a new guest has none yet). Unique: a guest's
-    history becomes one account's, once."""
-    guest_id: Mapped[str] = mapped_column(String(36))
-    """The secret guest id behind ``player_id``: handed only to a device signed in to this
-    account, so that its games are recorded under the account's player."""
+    """The account's player (``players.id`` once it has a finished game; no foreign key, since
+    a new account has none yet): the public id of the guest that made the account. Every game
+    of its other guests is recorded under it."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
 
     passkeys: Mapped[list[Passkey]] = relationship(
         back_populates="account", order_by="Passkey.created_at", cascade="all, delete-orphan"
     )
+
+
+class AccountGuest(Base):
+    """A guest that plays for an account, by its public id: the guest that made the account,
+    and each one a device signed in (or was linked) under. A guest plays for one account, once:
+    its history joined the account's when it came, and what it plays later is recorded under
+    the account's player."""
+
+    __tablename__ = "account_guests"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The guest's public id (``app.db.repository.public_player_id``)."""
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Passkey(Base):

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from app.db.models import Game, GameSeat, Player
+from app.db.models import Account, AccountGuest, Game, GameSeat, Player
 from app.games import ratings
 from app.rooms.recording import FinishedGame
 
@@ -87,6 +87,9 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
         else public_player_id(seat.player_id)
         for seat in game.players
     ]
+    # A guest that plays for an account is recorded as the account's player.
+    owners = await account_players(session, player_ids=[pid for pid in player_ids if pid])
+    player_ids = [None if pid is None else owners.get(pid, pid) for pid in player_ids]
     players = await _lock_players(session, game=game, player_ids=player_ids)
     before = _ratings_before(players, player_ids=player_ids, ai_levels=ai_levels)
     # A guest seated twice counts once, on their first seat.
@@ -199,25 +202,97 @@ async def get_game(session: AsyncSession, *, game_id: str) -> Game | None:
     )
 
 
+async def account_players(session: AsyncSession, *, player_ids: Sequence[str]) -> dict[str, str]:
+    """The player of the account each of these public ids plays for; ids that play for no
+    account are left out."""
+    if not player_ids:
+        return {}
+    rows = await session.execute(
+        select(AccountGuest.player_id, Account.player_id)
+        .join(Account, Account.id == AccountGuest.account_id)
+        .where(AccountGuest.player_id.in_(set(player_ids)))
+    )
+    return {guest: owner for guest, owner in rows}
+
+
 async def get_player(session: AsyncSession, *, player_id: str) -> Player | None:
-    """A player by public id, or by the guest id their own browser keeps."""
-    player = await session.get(Player, player_id)
-    if player is None:
-        player = await session.get(Player, public_player_id(player_id))
-    return player
+    """A player by public id, or by the guest id their own browser keeps; a guest that plays
+    for an account finds the account's player."""
+    candidates = [player_id, public_player_id(player_id)]
+    owners = await account_players(session, player_ids=candidates)
+    for candidate in candidates:
+        player = await session.get(Player, owners.get(candidate, candidate))
+        if player is not None:
+            return player
+    return None
+
+
+async def merge_player(session: AsyncSession, *, source: str, into: str) -> bool:
+    """Make everything recorded for player ``source`` player ``into``'s: its seats (so its
+    games, replays and reviews), and its games, wins and rated games added up. Of the two
+    ratings the one with more rated games behind it is kept (``into``'s on a tie): it is the
+    better estimate, and two estimates of one person are not averaged. ``source`` is gone
+    after; False when it had nothing recorded. Flushed, not committed."""
+    if source == into:
+        return False
+    # Both locked (on Postgres) in a set order, as a finished game locks its players.
+    locked = await session.scalars(
+        select(Player)
+        .where(Player.id.in_(sorted((source, into))))
+        .order_by(Player.id)
+        .with_for_update()
+    )
+    found = {player.id: player for player in locked}
+    old = found.get(source)
+    if old is None:
+        return False
+    new = found.get(into)
+    if new is None:
+        new = Player(
+            id=into,
+            name=old.name,
+            mu=old.mu,
+            sigma=old.sigma,
+            rating=old.rating,
+            games=0,
+            rated_games=0,
+            wins=0,
+            created_at=old.created_at,
+            updated_at=old.updated_at,
+        )
+        session.add(new)
+        await session.flush()
+    elif old.rated_games > new.rated_games:
+        new.mu, new.sigma, new.rating = old.mu, old.sigma, old.rating
+    new.games += old.games
+    new.wins += old.wins
+    new.rated_games += old.rated_games
+    await session.execute(
+        update(GameSeat).where(GameSeat.player_id == source).values(player_id=into)
+    )
+    await session.delete(old)
+    await session.flush()
+    return True
 
 
 async def player_games(
-    session: AsyncSession, *, player_id: str, limit: int, offset: int
+    session: AsyncSession, *, player_id: str, limit: int, offset: int, public_only: bool = False
 ) -> Page[tuple[GameSeat, Game]]:
-    """A player's finished games, newest first, each with the seat they held."""
+    """A player's finished games, newest first, each with the seat they held; only those of
+    public rooms when ``public_only``."""
+    shown = [GameSeat.player_id == player_id]
+    if public_only:
+        shown.append(Game.visibility == "public")
     total = await session.scalar(
-        select(func.count()).select_from(GameSeat).where(GameSeat.player_id == player_id)
+        select(func.count())
+        .select_from(GameSeat)
+        .join(Game, GameSeat.game_id == Game.id)
+        .where(*shown)
     )
     rows = await session.execute(
         select(GameSeat, Game)
         .join(Game, GameSeat.game_id == Game.id)
-        .where(GameSeat.player_id == player_id)
+        .where(*shown)
         .order_by(Game.ended_at.desc(), Game.id, GameSeat.seat)
         .options(selectinload(Game.seats))
         .limit(limit)

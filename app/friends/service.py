@@ -29,6 +29,8 @@ class Someone:
 
     id: str
     name: str
+    player_id: str | None = None
+    """Its public player id (its profile's), given for friends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +219,7 @@ async def unblock(session: AsyncSession, *, me: str, other: str) -> None:
 async def circle(session: AsyncSession, *, me: str) -> Circle:
     """``me``'s friends, requests both ways, and the accounts ``me`` blocked."""
     rows = await session.execute(
-        select(Friendship, Account.id, Account.name)
+        select(Friendship, Account.id, Account.name, Account.player_id)
         .join(
             Account,
             or_(
@@ -230,10 +232,10 @@ async def circle(session: AsyncSession, *, me: str) -> Circle:
     friends: list[Someone] = []
     asked_me: list[Someone] = []
     asked: list[Someone] = []
-    for friendship, account_id, name in rows:
+    for friendship, account_id, name, player_id in rows:
         someone = Someone(id=account_id, name=name)
         if friendship.accepted_at is not None:
-            friends.append(someone)
+            friends.append(Someone(id=account_id, name=name, player_id=player_id))
         elif friendship.requested_by == me:
             asked.append(someone)
         else:
@@ -340,8 +342,10 @@ def status_now(invitation: Invitation) -> Literal["pending", "accepted", "declin
     return "expired"
 
 
-async def answer(session: AsyncSession, *, me: str, invitation_id: str, accept: bool) -> str:
-    """Accept or decline an invitation to ``me``; the table's code when accepted."""
+async def answer(
+    session: AsyncSession, *, me: str, invitation_id: str, accept: bool
+) -> tuple[str, str]:
+    """Accept or decline an invitation to ``me``; the table's code, and the host."""
     found = await session.get(Invitation, invitation_id)
     if found is None or found.guest_id != me:
         raise FriendError("no_invitation", "There is no such invitation.", status=404)
@@ -352,4 +356,24 @@ async def answer(session: AsyncSession, *, me: str, invitation_id: str, accept: 
     found.answered_at = _now()
     found.room_code = None
     await session.commit()
-    return code
+    return code, found.host_id
+
+
+async def linked(session: AsyncSession, *, me: str) -> set[str]:
+    """Every account whose panel shows ``me``: friends and requests either way, accounts
+    that blocked ``me``, and those of invitations either way."""
+    partners = await session.execute(
+        select(Friendship.low_id, Friendship.high_id).where(
+            or_(Friendship.low_id == me, Friendship.high_id == me)
+        )
+    )
+    blockers = await session.scalars(select(Block.blocker_id).where(Block.blocked_id == me))
+    invited = await session.execute(
+        select(Invitation.host_id, Invitation.guest_id).where(
+            or_(Invitation.host_id == me, Invitation.guest_id == me)
+        )
+    )
+    found = {account for pair in (*partners, *invited) for account in pair}
+    found.update(blockers)
+    found.discard(me)
+    return found

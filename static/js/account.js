@@ -3,20 +3,20 @@
 
 import { ApiError, call } from "./api.js";
 import { h, money, render } from "./dom.js";
-import { playerName, read, setPlayerName, write } from "./session.js";
+import { playerId, playerName, read, setPlayerName, write } from "./session.js";
 
 const accounts = {
   me: () => call("GET", "/api/accounts/me"),
   registerOptions: (name, guestId) => call("POST", "/api/accounts/register/options", { body: { name, guest_id: guestId } }),
   register: (answer) => call("POST", "/api/accounts/register", { body: answer }),
   signInOptions: () => call("POST", "/api/accounts/sign-in/options", { body: {} }),
-  signIn: (answer) => call("POST", "/api/accounts/sign-in", { body: answer }),
+  signIn: (answer) => call("POST", "/api/accounts/sign-in", { body: { ...answer, guest_id: playerId() } }),
   rename: (name) => call("PATCH", "/api/accounts/me", { body: { name } }),
   passkeyOptions: () => call("POST", "/api/accounts/me/passkeys/options", { body: {} }),
   addPasskey: (answer) => call("POST", "/api/accounts/me/passkeys", { body: answer }),
   removePasskey: (id) => call("DELETE", `/api/accounts/me/passkeys/${encodeURIComponent(id)}`),
   linkCode: () => call("POST", "/api/accounts/me/link-code", { body: {} }),
-  link: (code) => call("POST", "/api/accounts/link", { body: { code } }),
+  link: (code) => call("POST", "/api/accounts/link", { body: { code, guest_id: playerId() } }),
   signOut: () => call("POST", "/api/accounts/sign-out", { body: {} }),
   signOutEverywhere: () => call("POST", "/api/accounts/sign-out-everywhere", { body: {} }),
   games: (playerId) => call("GET", `/api/players/${encodeURIComponent(playerId)}/games?limit=10`),
@@ -75,24 +75,20 @@ function said(error) {
 }
 
 /**
- * Play under the account's guest id on this device, so that its games count for the account;
- * the device's own guest id is kept, to be played under again after signing out.
+ * Signed in: this device's guest id plays for the account now (the server joined it at sign-in,
+ * with its games so far), and the lobby shows the friends panel.
  */
 function adopt(account) {
-  if (read("own-player-id", null) === null) write("own-player-id", read("player-id", null));
-  write("player-id", account.guest_id);
-  write("account-player-id", account.guest_id);
+  write("account-player-id", playerId());
   setPlayerName(account.name);
 }
 
 /**
- * Stop playing under the account's guest id here: back to this device's own, or a new one when
- * the account was made from this device (its games so far are the account's now).
+ * Signed out: this device's guest id plays for the account for good, so the device takes a new
+ * one and plays as a new guest.
  */
-function forgetAccount(guestId) {
-  const own = read("own-player-id", null);
-  if (own && own !== guestId) write("player-id", own);
-  else if (read("player-id", null) === guestId) write("player-id", crypto.randomUUID());
+function forgetAccount() {
+  write("player-id", crypto.randomUUID());
   localStorage.removeItem("cash-stash:own-player-id");
   localStorage.removeItem("cash-stash:account-player-id");
 }
@@ -151,7 +147,7 @@ function welcome(main, navigate, code = "") {
       return;
     }
     try {
-      signedIn(await accounts.register(await makePasskey(await accounts.registerOptions(chosen, read("player-id", null) ?? newGuest()))));
+      signedIn(await accounts.register(await makePasskey(await accounts.registerOptions(chosen, playerId()))));
     } catch (error) {
       show(problem, said(error));
     }
@@ -192,12 +188,6 @@ function welcome(main, navigate, code = "") {
       ),
     ),
   );
-}
-
-function newGuest() {
-  const id = crypto.randomUUID();
-  write("player-id", id);
-  return id;
 }
 
 function passkeyItem(passkey, remove) {
@@ -246,7 +236,7 @@ function profile(main, account, navigate) {
   });
   const leave = (everywhere) => attempt(async () => {
     await (everywhere ? accounts.signOutEverywhere() : accounts.signOut());
-    forgetAccount(account.guest_id);
+    forgetAccount();
     navigate("/account", { replace: true });
   });
 
@@ -268,7 +258,7 @@ function profile(main, account, navigate) {
         h("button", { type: "button", onClick: addPasskey }, "Add a passkey"),
       ),
       h("section", { class: "panel", "aria-labelledby": "devices-title" }, h("h2", { id: "devices-title" }, "Another device"), h("button", { type: "button", onClick: showCode }, "Link another device"), linkBox),
-      h("p", { class: "links" }, h("button", { type: "button", onClick: leave(false) }, "Sign out"), h("button", { type: "button", onClick: leave(true) }, "Sign out everywhere")),
+      h("p", { class: "links" }, h("a", { href: `/players/${account.player_id}` }, "Your profile page"), h("button", { type: "button", onClick: leave(false) }, "Sign out"), h("button", { type: "button", onClick: leave(true) }, "Sign out everywhere")),
     ),
   );
 }
@@ -287,8 +277,7 @@ export async function accountPage(main, which, { navigate }) {
   }
   if (account === null) {
     // Signed out elsewhere (or the session ran out): this device stops playing as the account.
-    const adopted = read("account-player-id", null);
-    if (adopted) forgetAccount(adopted);
+    if (read("account-player-id", null) !== null) forgetAccount();
     welcome(main, navigate, which === "link" ? decodeURIComponent(location.hash.slice(1)) : "");
     return;
   }

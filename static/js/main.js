@@ -34,6 +34,7 @@ const ROUTES = [
   { path: /^\/games\/([^/]+)\/?$/, title: `Replay · ${SITE}`, show: (context, id) => replayPage(decodeURIComponent(id)) },
   { path: /^\/leaderboard\/?$/, title: `Leaderboard · ${SITE}`, show: () => leaderboardPage(main) },
   { path: /^\/(account|link)\/?$/, title: `Account · ${SITE}`, show: (context, which) => import("./account.js").then((page) => page.accountPage(main, which, context)) },
+  { path: /^\/players\/([^/]+)\/?$/, title: `Player · ${SITE}`, show: (context, id) => import("./profile.js").then((page) => page.profilePage(main, decodeURIComponent(id))) },
   { path: /^\/friend\/([^/]+)\/?$/, title: `Friend link · ${SITE}`, show: (context, code) => import("./friends.js").then((friends) => friends.friendLinkPage(main, decodeURIComponent(code))) },
 ];
 

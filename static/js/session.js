@@ -75,7 +75,7 @@ export function playerId() {
   return id;
 }
 
-/** Whether this browser signed in to an account (account.js keeps its guest id; the cookie is HttpOnly). */
+/** Whether this browser signed in to an account (account.js marks it; the cookie is HttpOnly). */
 export function signedIn() {
   return read("account-player-id", null) !== null;
 }

@@ -1,6 +1,7 @@
 """Accounts in Chromium with a virtual authenticator (CDP's WebAuthn domain): a guest plays a
 game, makes an account with a passkey, and signs in with that passkey in a fresh browser
-context, which then shows the same name, games and rating and plays under the same player."""
+context, which then shows the same name, games and rating; the phone keeps its own guest id,
+which plays for the account from then on, and takes a new one on signing out."""
 
 from __future__ import annotations
 
@@ -81,11 +82,16 @@ def test_a_guest_makes_an_account_and_signs_in_again_on_a_fresh_context(
         expect(phone.locator(".history .game-card a").first).to_have_attribute(
             "href", game_link or ""
         )
-        assert phone.evaluate("JSON.parse(localStorage.getItem('cash-stash:player-id'))") == guest
+        # The account's guest id is never sent: the phone plays under its own, joined.
+        phone_guest = phone.evaluate("JSON.parse(localStorage.getItem('cash-stash:player-id'))")
+        assert phone_guest and phone_guest != guest
+        marked = phone.evaluate("JSON.parse(localStorage.getItem('cash-stash:account-player-id'))")
+        assert marked == phone_guest
 
         phone.get_by_role("button", name="Sign out", exact=True).click()
         expect(phone.get_by_role("button", name="Sign in with a passkey")).to_be_visible()
-        assert phone.evaluate("JSON.parse(localStorage.getItem('cash-stash:player-id'))") != guest
+        after = phone.evaluate("JSON.parse(localStorage.getItem('cash-stash:player-id'))")
+        assert after not in (guest, phone_guest)
     finally:
         laptop.context.close()
         phone.context.close()

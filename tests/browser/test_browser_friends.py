@@ -1,7 +1,8 @@
 """Friends in the browser: two signed-in players (each a browser context of its own, its
 session cookie set directly, as if signed in) become friends from the lobby's panel, see each
 other online, and one invites the other to the table it waits at, who accepts and is seated;
-then a block holds.
+then a block holds. A profile page shows a friend every game and where the player is, a
+stranger the public tables' games only, and the owner their friends.
 
 The app runs here on a Redis of its own key prefix, so that the test can open sessions in the
 store the server reads (``tests/app/accounts/helpers.py``), with a SQLite file for accounts."""
@@ -9,6 +10,7 @@ store the server reads (``tests/app/accounts/helpers.py``), with a SQLite file f
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import re
 import subprocess
@@ -27,11 +29,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from app.accounts.sessions import SESSION_COOKIE
 from app.accounts.store import RedisAccountStore
 from app.db.migrate import upgrade
+from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory
+from app.friends import service
 from tests.app.accounts.helpers import TestAccount, make_account
 from tests.app.conftest import REDIS_URL, redis_problem
+from tests.app.db.finished_games import bot, person, played_game
 from tests.app.live import free_port
-from tests.browser.harness import ARTIFACTS, ROOT, WAIT_MS, Server
+from tests.browser.harness import ARTIFACTS, ROOT, WAIT_MS, Server, screenshot
 from tests.conftest import need_service
 
 TABLE = re.compile(r"/room/[0-9A-Z]+$")
@@ -126,7 +131,8 @@ def signed_in_page(
         [{"name": SESSION_COOKIE, "value": account.token, "url": server.url, "httpOnly": True}]
     )
     # What the account page leaves behind on signing in (static/js/account.js, adopt): the
-    # device plays under the account's guest id, and the lobby then loads the friends panel.
+    # device's guest id plays for the account (here the guest that made it), and the lobby
+    # then loads the friends panel.
     guest = f"JSON.stringify('{account.guest_id}')"
     context.add_init_script(
         f"localStorage.setItem('cash-stash:player-id', {guest});"
@@ -197,5 +203,83 @@ def test_friends_meet_and_an_invitation_accepted_seats_the_guest(
     bea_friends.get_by_role("button", name="Block Ann").click()
     expect(bea_friends.get_by_role("list", name="Friends")).to_contain_text("No friends yet")
     expect(invite_box).to_contain_text("None of your friends is online.")
+    assert not ann_errors, ann_errors
+    assert not bea_errors, bea_errors
+
+
+def with_history_and_friends(database: Path, ann: TestAccount, bea: TestAccount) -> list[str]:
+    """Ann has played a game at a public table and one at a private table, and is Bea's
+    friend: the games' ids, public first."""
+
+    async def made() -> list[str]:
+        engine = create_engine(f"sqlite+aiosqlite:///{database}")
+        sessions = create_session_factory(engine)
+        try:
+            public = dataclasses.replace(
+                played_game([person(0, "Ann", ann.guest_id), bot(1, "easy")], seed=1),
+                visibility="public",
+            )
+            private = played_game([person(0, "Ann", ann.guest_id), bot(1, "easy")], seed=2)
+            for game in (public, private):
+                await DatabaseRecorder(sessions).record(game)
+            async with sessions() as session:
+                await service.ask(session, me=ann.account_id, other=bea.account_id, max_friends=9)
+                await service.accept(
+                    session, me=bea.account_id, other=ann.account_id, max_friends=9
+                )
+            return [public.game_id, private.game_id]
+        finally:
+            await engine.dispose()
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, made()).result()
+
+
+def test_a_profile_shows_friends_every_game_and_strangers_the_public_ones(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    friends_server: tuple[Server, str, Path],
+) -> None:
+    server, prefix, database = friends_server
+    ann = signed_in_account(prefix, database, "Ann Profile")
+    bea = signed_in_account(prefix, database, "Bea Profile")
+    public, private = with_history_and_friends(database, ann, bea)
+    ann_page, ann_errors = signed_in_page(browser, contexts, server, ann)
+    bea_page, bea_errors = signed_in_page(browser, contexts, server, bea)
+    address = f"{server.url}/players/{ann.player_id}"
+
+    # Ann's lobby says she is online; her friend Bea sees that and both games.
+    ann_page.goto(server.url)
+    bea_page.set_viewport_size({"width": 1280, "height": 800})
+    bea_page.goto(server.url)
+    bea_page.get_by_role("region", name="Friends").get_by_role("link", name="Ann Profile").click()
+    expect(bea_page).to_have_url(address)
+    expect(bea_page.get_by_role("heading", name="Ann Profile", exact=True)).to_be_visible()
+    expect(bea_page.get_by_test_id("profile-where")).to_have_text("online")
+    games = bea_page.locator(".history .game-card")
+    expect(games).to_have_count(2)
+    expect(bea_page.locator(f'a[href="/games/{private}?review"]')).to_be_visible()
+    screenshot(bea_page, "profile")
+    bea_page.set_viewport_size({"width": 360, "height": 740})
+    expect(games).to_have_count(2)
+    assert bea_page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(bea_page, "profile-phone")
+
+    # Only Ann sees her friends.
+    ann_page.goto(address)
+    expect(ann_page.get_by_role("region", name="Your friends")).to_contain_text("Bea Profile")
+    expect(ann_page.locator(".history .game-card")).to_have_count(2)
+
+    # A stranger sees the public table's game only, and not where Ann is.
+    stranger = browser.new_context(viewport={"width": 1280, "height": 800})
+    contexts.append(stranger)
+    page = stranger.new_page()
+    page.goto(address)
+    expect(page.get_by_role("heading", name="Ann Profile", exact=True)).to_be_visible()
+    expect(page.locator(".history .game-card")).to_have_count(1)
+    expect(page.locator(f'a[href="/games/{public}"]')).to_be_visible()
+    expect(page.get_by_text("Games at public tables only")).to_be_visible()
+    expect(page.get_by_test_id("profile-where")).to_have_count(0)
+    expect(page.get_by_role("region", name="Your friends")).to_have_count(0)
     assert not ann_errors, ann_errors
     assert not bea_errors, bea_errors

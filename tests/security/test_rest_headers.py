@@ -23,6 +23,7 @@ HTML_ADDRESSES = [
     "/help",
     "/leaderboard",
     "/r/ABCD1234",
+    "/players/0123456789abcdef0123456789abcdef",
     "/static/index.html",
     "/static/help.html",
 ]

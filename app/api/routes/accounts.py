@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
+from uuid import UUID
 
 from fastapi import APIRouter, Depends, Path, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,8 +33,10 @@ from app.api.deps import RuntimeDep, client_address
 from app.api.errors import Refusal
 from app.api.schemas import STRICT, DisplayName, GuestId
 from app.db.models import Account, Passkey
-from app.db.repository import get_player
+from app.db.repository import get_player, public_player_id
 from app.db.session import SessionDep
+from app.friends import presence
+from app.friends import service as friends
 
 router = APIRouter(
     prefix="/api/accounts",
@@ -72,6 +75,12 @@ class CeremonyAnswer(BaseModel):
     credential: dict[str, Any]
 
 
+class SignInAnswer(CeremonyAnswer):
+    guest_id: GuestId | None = None
+    """The guest id this browser plays under: from now on it plays for the account, and what
+    it played so far becomes the account's (once)."""
+
+
 class PasskeyAnswer(CeremonyAnswer):
     label: PasskeyLabel | None = None
     """What to call the new passkey in the owner's list."""
@@ -80,6 +89,8 @@ class PasskeyAnswer(CeremonyAnswer):
 class LinkAnswer(BaseModel):
     model_config = STRICT
     code: Annotated[str, Field(min_length=1, max_length=20)]
+    guest_id: GuestId | None = None
+    """As a sign-in's: the guest this browser plays under joins the account."""
 
 
 class Rename(BaseModel):
@@ -104,9 +115,6 @@ class AccountMe(BaseModel):
     name: str
     player_id: str
     """The public player id: the profile's games are ``GET /api/players/{player_id}/games``."""
-    guest_id: str
-    """The guest id this device should play under from now on, so that its games count for
-    the account (a secret of the owner's: it is in no other answer)."""
     rating: float | None
     """None until a finished game."""
     games: int
@@ -136,7 +144,6 @@ async def _me(session: SessionDep, account: Account) -> AccountMe:
     return AccountMe(
         name=account.name,
         player_id=account.player_id,
-        guest_id=account.guest_id,
         rating=None if player is None else player.rating,
         games=0 if player is None else player.games,
         passkeys=[PasskeyPublic.model_validate(key) for key in keys],
@@ -151,6 +158,14 @@ async def _account(request: Request, session: SessionDep, signed: SignedIn) -> A
         await account_store(request).close_session(signed.session)
         raise AccountError("not_signed_in", "Sign in to your account first.", status=401)
     return account
+
+
+async def _join(session: SessionDep, account: Account, guest_id: UUID | None) -> None:
+    """The device's guest plays for the account from now on, its history the account's."""
+    if guest_id is not None:
+        await accounts.join_guest(
+            session, account=account, player_id=public_player_id(str(guest_id))
+        )
 
 
 async def _count_ceremony(request: Request, runtime: RuntimeDep) -> None:
@@ -196,7 +211,8 @@ async def register_options(
     account already (both are checked again at the end)."""
     await _count_ceremony(request, runtime)
     _, key = account_name(body.name)
-    await accounts.check_new_account(session, name_key=key, guest_id=str(body.guest_id))
+    guest_player_id = public_player_id(str(body.guest_id))
+    await accounts.check_new_account(session, name_key=key, player_id=guest_player_id)
     account_id = accounts.new_account_id()
     challenge, options = passkeys.registration_options(
         request, runtime.settings, account_id=account_id, name=body.name, existing=[]
@@ -206,7 +222,7 @@ async def register_options(
         challenge=challenge,
         account_id=account_id,
         name=body.name,
-        guest_id=str(body.guest_id),
+        guest_player_id=guest_player_id,
     )
     return CeremonyOptions(
         ceremony=await passkeys.begin(account_store(request), ceremony), options=options
@@ -236,7 +252,10 @@ async def register(
         request, runtime.settings, ceremony=ceremony, credential=body.credential
     )
     account = await accounts.create_account(
-        session, name=ceremony.name, guest_id=ceremony.guest_id, account_id=ceremony.account_id
+        session,
+        name=ceremony.name,
+        player_id=ceremony.guest_player_id,
+        account_id=ceremony.account_id,
     )
     await accounts.add_passkey(session, passkey=_passkey_row(account.id, made, None))
     await session.commit()
@@ -259,7 +278,7 @@ async def sign_in_options(request: Request, runtime: RuntimeDep) -> CeremonyOpti
 
 @router.post("/sign-in")
 async def sign_in(
-    body: CeremonyAnswer,
+    body: SignInAnswer,
     request: Request,
     response: Response,
     session: SessionDep,
@@ -267,7 +286,8 @@ async def sign_in(
     signed: MaybeSignedIn,
 ) -> AccountMe:
     """Sign this device in with a passkey. Every failure is ``401 passkey_refused``, the same
-    for a passkey no account has as for a bad signature."""
+    for a passkey no account has as for a bad signature. The device's guest joins the
+    account."""
     settings = runtime.settings
     await within_limit(
         request,
@@ -300,10 +320,11 @@ async def sign_in(
         sign_count=passkey.sign_count,
     )
     passkey.last_used_at = datetime.now(UTC)
-    await session.commit()
     account = await accounts.get_account(session, account_id=passkey.account_id)
     if account is None:
         raise passkeys.passkey_refused()
+    await _join(session, account, body.guest_id)
+    await session.commit()
     if signed is not None:
         await account_store(request).close_session(signed.session)
     await start_session(request, response, account_id=account.id)
@@ -325,6 +346,9 @@ async def rename(
     await _count_change(request, runtime, account.id)
     await accounts.rename_account(session, account=account, name=body.name)
     await session.commit()
+    # Every panel that shows the name reads it anew.
+    linked = await friends.linked(session, me=account.id)
+    await presence.panel_changed(account_store(request), account.id, *linked)
     return await _me(session, account)
 
 
@@ -415,7 +439,7 @@ async def link_device(
     signed: MaybeSignedIn,
 ) -> AccountMe:
     """Sign this device in with a code a signed-in device showed (``400 link_code_refused``
-    for a wrong, used or expired code)."""
+    for a wrong, used or expired code). The device's guest joins the account."""
     await within_limit(
         request,
         f"link:{client_address(request)}",
@@ -434,6 +458,8 @@ async def link_device(
             "That code is wrong, was used already or has expired; make a new one.",
             status=400,
         )
+    await _join(session, account, body.guest_id)
+    await session.commit()
     if signed is not None:
         await account_store(request).close_session(signed.session)
     await start_session(request, response, account_id=account.id)

@@ -3,21 +3,31 @@
 Every route needs the session cookie (401 without it); every one that changes something also
 passes the accounts' cross-site check. Look-ups, friend requests and invitations are counted
 per account and per client address, across processes (``docs/security.md``).
+
+The panel is asked for every second by every signed-in page, so a poll that finds nothing new
+is cheap: what only the database knows (names, friends, requests, blocks, invitations sent) is
+kept per account in this process with the account's mark in the live store (``standing``),
+which every change to it, in any process, renews; the friends' whereabouts are one read of the
+store; and a page that sends back the ``version`` it was given is answered ``unchanged``.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.sessions import SignedIn, require_signed_in
+from app.accounts.sessions import SignedIn, account_store, require_signed_in
 from app.api.deps import RuntimeDep, client_address
 from app.api.errors import Refusal
 from app.api.schemas import STRICT
+from app.db.models import Invitation
 from app.db.session import SessionDep
 from app.friends import presence, service
 from app.friends.errors import FriendError
@@ -56,6 +66,8 @@ class WhereNow(BaseModel):
 
 
 class Friend(PlayerFound):
+    player_id: str
+    """Their profile is ``/players/{player_id}`` (``GET /api/players/{player_id}/profile``)."""
     where: WhereNow
 
 
@@ -89,6 +101,17 @@ class FriendsState(BaseModel):
     """Invitations you sent lately, with what became of each."""
     poll_seconds: float
     """Ask again (``POST /api/friends/presence``) this often to stay shown online."""
+    version: str = ""
+    """Names this answer: sent back as ``seen``, it is answered ``unchanged`` while the panel
+    is the same."""
+
+
+class FriendsUnchanged(BaseModel):
+    """The panel is as the answer named ``version`` showed it."""
+
+    unchanged: Literal[True] = True
+    version: str
+    poll_seconds: float
 
 
 class Here(BaseModel):
@@ -97,6 +120,8 @@ class Here(BaseModel):
     model_config = STRICT
     code: CodeText | None = None
     token: SeatToken | None = None
+    seen: Annotated[str, Field(max_length=64)] | None = None
+    """The ``version`` of the panel this page shows: ``unchanged`` is answered while it is."""
 
 
 class AskFriend(BaseModel):
@@ -147,25 +172,84 @@ async def _seated(runtime: Runtime, code: str, token: str) -> Room:
     return room
 
 
-def _where(found: Whereabouts, mine: Whereabouts) -> WhereNow:
+def where_now(found: Whereabouts, mine: Whereabouts) -> WhereNow:
+    """Where ``found`` is, as someone at ``mine`` may see it: a table's code only when it is
+    public or theirs too."""
     shown = found.code if found.public or (found.code and found.code == mine.code) else None
     return WhereNow(online=found.online, at_table=found.code is not None, code=shown)
 
 
-async def _state(session: AsyncSession, runtime: Runtime, me: str) -> FriendsState:
-    settings = runtime.settings
+STANDINGS_KEPT = 10_000
+"""Accounts whose standing one process keeps (the least recently polled go first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What an account's panel shows that only the database knows, as of ``version``."""
+
+    version: str
+    """The account's mark in the live store when this was read."""
+    me: service.Someone
+    circle: service.Circle
+    incoming: list[tuple[Invitation, service.Someone]]
+    """Invitations waiting for the account's answer, each with its host."""
+    sent: list[tuple[Invitation, service.Someone]]
+    """Invitations sent lately, each with its guest."""
+    until: datetime
+    """Read anew after this: an invitation expires, or drops out of the recent ones, then."""
+
+
+def _standings(request: Request) -> OrderedDict[str, Standing]:
+    state = request.app.state
+    kept: OrderedDict[str, Standing] | None = getattr(state, "friend_standings", None)
+    if kept is None:
+        kept = state.friend_standings = OrderedDict()
+    return kept
+
+
+async def _standing(request: Request, session: AsyncSession, runtime: Runtime, me: str) -> Standing:
+    """The account's standing: kept, unless its mark moved or its time passed."""
+    recent = runtime.settings.invitation_seconds
+    version = await presence.panel_version(account_store(request), me)
+    kept = _standings(request)
+    standing = kept.get(me)
+    now = datetime.now(UTC)
+    if standing is not None and standing.version == version and now < standing.until:
+        kept.move_to_end(me)
+        return standing
     found_me = await service.someone(session, me)
     if found_me is None:
         raise FriendError("no_account", "Your account is gone; sign in again.", status=401)
     circle = await service.circle(session, me=me)
-    places = await presence.whereabouts(
-        runtime.service.store, [me, *(friend.id for friend in circle.friends)]
+    incoming, sent = await service.invitations(session, me=me, recent_seconds=recent)
+    until = min(
+        [
+            *(invitation.expires_at for invitation, _ in incoming),
+            *(invitation.created_at + timedelta(seconds=recent) for invitation, _ in sent),
+        ],
+        default=now + timedelta(days=1),
     )
-    incoming, outgoing = await service.invitations(
-        session, me=me, recent_seconds=settings.invitation_seconds
+    standing = Standing(
+        version=version, me=found_me, circle=circle, incoming=incoming, sent=sent, until=until
+    )
+    kept[me] = standing
+    kept.move_to_end(me)
+    while len(kept) > STANDINGS_KEPT:
+        kept.popitem(last=False)
+    return standing
+
+
+async def _state(
+    request: Request, session: AsyncSession, runtime: Runtime, me: str
+) -> FriendsState:
+    settings = runtime.settings
+    standing = await _standing(request, session, runtime, me)
+    circle = standing.circle
+    places = await presence.whereabouts(
+        account_store(request), [me, *(friend.id for friend in circle.friends)]
     )
     invited_me = []
-    for invitation, host in incoming:
+    for invitation, host in standing.incoming:
         room = (
             None
             if invitation.room_code is None
@@ -180,10 +264,15 @@ async def _state(session: AsyncSession, runtime: Runtime, me: str) -> FriendsSta
                 expires_at=invitation.expires_at,
             )
         )
-    return FriendsState(
-        me=PlayerFound(id=found_me.id, name=found_me.name),
+    state = FriendsState(
+        me=PlayerFound(id=standing.me.id, name=standing.me.name),
         friends=[
-            Friend(id=friend.id, name=friend.name, where=_where(places[friend.id], places[me]))
+            Friend(
+                id=friend.id,
+                name=friend.name,
+                player_id=friend.player_id or "",
+                where=where_now(places[friend.id], places[me]),
+            )
             for friend in circle.friends
         ],
         asked_me=[PlayerFound(id=one.id, name=one.name) for one in circle.asked_me],
@@ -197,23 +286,30 @@ async def _state(session: AsyncSession, runtime: Runtime, me: str) -> FriendsSta
                 status=service.status_now(invitation),
                 expires_at=invitation.expires_at,
             )
-            for invitation, guest in outgoing
+            for invitation, guest in standing.sent
         ],
         poll_seconds=settings.friends_poll_seconds,
     )
+    state.version = hashlib.sha256(state.model_dump_json().encode()).hexdigest()[:24]
+    return state
 
 
 @router.get("")
-async def read_friends(me: Me, session: SessionDep, runtime: RuntimeDep) -> FriendsState:
+async def read_friends(
+    me: Me, session: SessionDep, runtime: RuntimeDep, request: Request
+) -> FriendsState:
     """The panel, without saying where you are."""
-    return await _state(session, runtime, me.account_id)
+    return await _state(request, session, runtime, me.account_id)
 
 
 @router.post("/presence")
-async def say_where(body: Here, me: Me, session: SessionDep, runtime: RuntimeDep) -> FriendsState:
-    """Say you are in the lobby (an empty body) or at a table you hold a seat at, for
-    ``friends_presence_seconds``; answered with the panel."""
-    store = runtime.service.store
+async def say_where(
+    body: Here, me: Me, session: SessionDep, runtime: RuntimeDep, request: Request
+) -> FriendsState | FriendsUnchanged:
+    """Say you are in the lobby (``{}``) or at a table you hold a seat at, for
+    ``friends_presence_seconds``; answered with the panel, or ``unchanged`` when it is the
+    one ``seen`` names."""
+    store = account_store(request)
     seconds = runtime.settings.friends_presence_seconds
     if body.code is None and body.token is None:
         await presence.say_in_lobby(store, me.account_id, seconds=seconds)
@@ -230,7 +326,10 @@ async def say_where(body: Here, me: Me, session: SessionDep, runtime: RuntimeDep
             visibility=room.options.visibility,
             seconds=seconds,
         )
-    return await _state(session, runtime, me.account_id)
+    state = await _state(request, session, runtime, me.account_id)
+    if body.seen is not None and body.seen == state.version:
+        return FriendsUnchanged(version=state.version, poll_seconds=state.poll_seconds)
+    return state
 
 
 @router.get("/find")
@@ -299,35 +398,44 @@ async def ask_friend(
     made = await service.ask(
         session, me=me.account_id, other=body.id, max_friends=settings.max_friends
     )
+    await presence.panel_changed(account_store(request), me.account_id, body.id)
     return Asked(friends=made)
 
 
 @router.post("/requests/{account}/accept", status_code=status.HTTP_204_NO_CONTENT)
 async def accept_friend(
-    account: AccountInPath, me: Me, session: SessionDep, runtime: RuntimeDep
+    account: AccountInPath, me: Me, session: SessionDep, runtime: RuntimeDep, request: Request
 ) -> Response:
     await service.accept(
         session, me=me.account_id, other=account, max_friends=runtime.settings.max_friends
     )
+    await presence.panel_changed(account_store(request), me.account_id, account)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.delete("/{account}", status_code=status.HTTP_204_NO_CONTENT)
-async def part_with(account: AccountInPath, me: Me, session: SessionDep) -> Response:
+async def part_with(
+    account: AccountInPath, me: Me, session: SessionDep, request: Request
+) -> Response:
     """Remove a friend, decline their request, or withdraw yours."""
     await service.part(session, me=me.account_id, other=account)
+    await presence.panel_changed(account_store(request), me.account_id, account)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/blocks", status_code=status.HTTP_204_NO_CONTENT)
-async def block_player(body: AskFriend, me: Me, session: SessionDep) -> Response:
+async def block_player(body: AskFriend, me: Me, session: SessionDep, request: Request) -> Response:
     await service.block(session, me=me.account_id, other=body.id)
+    await presence.panel_changed(account_store(request), me.account_id, body.id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.delete("/blocks/{account}", status_code=status.HTTP_204_NO_CONTENT)
-async def unblock_player(account: AccountInPath, me: Me, session: SessionDep) -> Response:
+async def unblock_player(
+    account: AccountInPath, me: Me, session: SessionDep, request: Request
+) -> Response:
     await service.unblock(session, me=me.account_id, other=account)
+    await presence.panel_changed(account_store(request), me.account_id, account)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -356,6 +464,7 @@ async def invite_friend(
         code=room.code,
         seconds=settings.invitation_seconds,
     )
+    await presence.panel_changed(account_store(request), me.account_id, guest.id)
     return InvitationSent(
         id=invitation.id,
         guest=PlayerFound(id=guest.id, name=guest.name),
@@ -365,13 +474,23 @@ async def invite_friend(
 
 
 @router.post("/invitations/{invitation}/accept")
-async def accept_invitation(invitation: InvitationInPath, me: Me, session: SessionDep) -> Accepted:
+async def accept_invitation(
+    invitation: InvitationInPath, me: Me, session: SessionDep, request: Request
+) -> Accepted:
     """The table's code, to join it by the usual path; the host sees it accepted."""
-    code = await service.answer(session, me=me.account_id, invitation_id=invitation, accept=True)
+    code, host = await service.answer(
+        session, me=me.account_id, invitation_id=invitation, accept=True
+    )
+    await presence.panel_changed(account_store(request), me.account_id, host)
     return Accepted(code=code)
 
 
 @router.post("/invitations/{invitation}/decline", status_code=status.HTTP_204_NO_CONTENT)
-async def decline_invitation(invitation: InvitationInPath, me: Me, session: SessionDep) -> Response:
-    await service.answer(session, me=me.account_id, invitation_id=invitation, accept=False)
+async def decline_invitation(
+    invitation: InvitationInPath, me: Me, session: SessionDep, request: Request
+) -> Response:
+    _, host = await service.answer(
+        session, me=me.account_id, invitation_id=invitation, accept=False
+    )
+    await presence.panel_changed(account_store(request), me.account_id, host)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

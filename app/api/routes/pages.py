@@ -54,6 +54,12 @@ async def friend_link_page(code: str) -> FileResponse:
     return _page("index.html")
 
 
+@router.get("/players/{player_id}")
+async def profile_page(player_id: str) -> FileResponse:
+    """A player's profile: the client asks what the visitor may see of it."""
+    return _page("index.html")
+
+
 @router.get("/games/{game_id}")
 async def replay_page(game_id: str) -> FileResponse:
     return _page("index.html")

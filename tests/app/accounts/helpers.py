@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.accounts.repository import create_account
 from app.accounts.sessions import SESSION_COOKIE, open_session
 from app.accounts.store import AccountStore
+from app.db.repository import public_player_id
 from app.settings import Settings
 
 BASE_URL = "http://test"
@@ -53,7 +54,7 @@ class TestAccount:
     account_id: str
     name: str
     guest_id: str
-    """The guest id the account took over (what its devices play under)."""
+    """The guest id that made the account (the test knows it; the server keeps its digest)."""
     player_id: str
     """Its public player id."""
     token: str
@@ -77,7 +78,7 @@ async def make_account(
     default) and a session for it in ``store``."""
     guest = guest_id or str(uuid.uuid4())
     async with sessions() as session:
-        account = await create_account(session, name=name, guest_id=guest)
+        account = await create_account(session, name=name, player_id=public_player_id(guest))
         await session.commit()
     token = await open_session(store, account_id=account.id, seconds=session_seconds)
     return TestAccount(

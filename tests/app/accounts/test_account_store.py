@@ -90,3 +90,29 @@ async def test_the_memory_store_sweeps_what_ran_out() -> None:
     store.sweep()
     assert store.entries == 0
     assert await store.close_sessions("ann") == 0
+
+
+async def test_held_records_are_read_many_at_once_until_their_time_runs_out(
+    store: AccountStore,
+) -> None:
+    await store.hold("a", "here", seconds=60)
+    await store.hold("b", "there", seconds=0.5)
+    await store.hold("a", "again", seconds=60)
+    assert await store.held(["a", "b", "never"]) == ["again", "there", None]
+    assert await store.held([]) == []
+    await asyncio.sleep(0.7)
+    assert await store.held(["a", "b"]) == ["again", None]
+
+
+async def test_a_mark_holds_until_it_is_changed_and_never_comes_back(
+    store: AccountStore,
+) -> None:
+    first = await store.version("panel:ann")
+    assert await store.version("panel:ann") == first
+    assert await store.version("panel:bob") != first
+    seen = {first}
+    for _ in range(3):
+        await store.change("panel:ann")
+        mark = await store.version("panel:ann")
+        assert mark not in seen
+        seen.add(mark)

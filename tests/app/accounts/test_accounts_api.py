@@ -48,16 +48,19 @@ async def register(
 
 
 async def sign_in(
-    client: httpx.AsyncClient, authenticator: SoftAuthenticator, **get: Any
+    client: httpx.AsyncClient,
+    authenticator: SoftAuthenticator,
+    *,
+    guest_id: str | None = None,
+    **get: Any,
 ) -> httpx.Response:
     started = await post(client, "/api/accounts/sign-in/options")
     assert started.status_code == 200, started.text
     answer = authenticator.get(started.json()["options"], **get)
-    return await post(
-        client,
-        "/api/accounts/sign-in",
-        {"ceremony": started.json()["ceremony"], "credential": answer},
-    )
+    body = {"ceremony": started.json()["ceremony"], "credential": answer}
+    if guest_id is not None:
+        body["guest_id"] = guest_id
+    return await post(client, "/api/accounts/sign-in", body)
 
 
 def refusal(response: httpx.Response, status: int, code: str) -> None:
@@ -76,8 +79,8 @@ async def test_a_guest_makes_an_account_with_a_passkey_and_keeps_their_games(
     assert made.status_code == 201, made.text
     account = made.json()
     assert account["name"] == "Ann"
-    assert account["guest_id"] == guest
     assert account["player_id"] == public_player_id(guest)
+    assert guest not in made.text
     assert account["games"] == 1
     assert account["rating"] is not None
     assert [key["label"] for key in account["passkeys"]] != []
@@ -110,21 +113,34 @@ async def test_the_cookie_is_secure_behind_https(accounts_api: AccountsApi) -> N
     assert "Secure" in made.headers["set-cookie"]
 
 
-async def test_another_device_signs_in_with_the_passkey_and_plays_as_the_account(
+async def test_another_device_signs_in_brings_its_games_once_and_plays_for_the_account(
     accounts_api: AccountsApi,
 ) -> None:
     authenticator = SoftAuthenticator()
-    made = (await register(accounts_api.client, authenticator)).json()
+    recorder = DatabaseRecorder(accounts_api.sessions)
+    laptop, phone_guest = str(uuid.uuid4()), str(uuid.uuid4())
+    await recorder.record(played_game([person(0, "Ann", laptop), bot(1, "easy")], seed=1))
+    made = (await register(accounts_api.client, authenticator, guest_id=laptop)).json()
+    assert made["games"] == 1
+    # The phone played as a guest of its own before signing in.
+    await recorder.record(played_game([person(0, "Ann", phone_guest), bot(1, "easy")], seed=2))
     async with accounts_api.device() as phone:
         assert (await phone.get("/api/accounts/me")).status_code == 401
-        signed = await sign_in(phone, authenticator)
-        assert signed.status_code == 200, signed.text
-        assert signed.json()["guest_id"] == made["guest_id"]
+        for _ in range(2):
+            # Signing in again from the phone brings nothing twice.
+            signed = await sign_in(phone, authenticator, guest_id=phone_guest)
+            assert signed.status_code == 200, signed.text
+            assert signed.json()["games"] == 2
+            assert signed.json()["player_id"] == made["player_id"]
+            assert laptop not in signed.text and phone_guest not in signed.text
         assert (await phone.get("/api/accounts/me")).json()["name"] == "Ann"
-        # What the phone plays under that guest id is recorded for the account.
-        played = played_game([person(0, "Ann", signed.json()["guest_id"]), bot(1, "easy")])
-        await DatabaseRecorder(accounts_api.sessions).record(played)
-        assert (await accounts_api.client.get("/api/accounts/me")).json()["games"] == 1
+        # What the phone plays under its own guest id from now on is the account's.
+        played = played_game([person(0, "Ann", phone_guest), bot(1, "easy")], seed=3)
+        await recorder.record(played)
+        assert (await accounts_api.client.get("/api/accounts/me")).json()["games"] == 3
+        history = await phone.get(f"/api/players/{phone_guest}/games")
+        assert history.json()["player"]["id"] == made["player_id"]
+        assert history.json()["total"] == 3
 
 
 async def test_a_sign_in_is_refused_alike_for_an_unknown_passkey_and_a_forged_one(
@@ -228,6 +244,19 @@ async def test_a_bad_registration_request_is_refused_clearly(
     assert answer.json()["detail"]
 
 
+@pytest.mark.parametrize("path", ["/api/accounts/sign-in", "/api/accounts/link"])
+@pytest.mark.parametrize("guest_id", ["not-a-uuid", 5, ""])
+async def test_a_sign_in_with_a_bad_guest_id_is_refused_clearly(
+    accounts_api: AccountsApi, path: str, guest_id: object
+) -> None:
+    body: dict[str, object] = {"ceremony": "x", "credential": {}, "guest_id": guest_id}
+    if path.endswith("/link"):
+        body = {"code": "ABCD-EFGH", "guest_id": guest_id}
+    answer = await post(accounts_api.client, path, body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"]
+
+
 async def test_passkeys_are_added_and_removed_but_never_the_last(
     accounts_api: AccountsApi,
 ) -> None:
@@ -281,15 +310,25 @@ async def test_a_signed_in_device_links_another_by_a_one_time_code(
 ) -> None:
     client = accounts_api.client
     made = (await register(client, SoftAuthenticator())).json()
+    phone_guest = str(uuid.uuid4())
+    await DatabaseRecorder(accounts_api.sessions).record(
+        played_game([person(0, "Ann", phone_guest), bot(1, "easy")])
+    )
     offered = await post(client, "/api/accounts/me/link-code")
     assert offered.status_code == 201, offered.text
     code = offered.json()["code"]
     assert offered.json()["link"] == f"{BASE_URL}/link#{code}"
     assert offered.json()["qr_svg"].startswith("<svg")
     async with accounts_api.device() as phone:
-        linked = await post(phone, "/api/accounts/link", {"code": code.lower().replace("-", " ")})
+        linked = await post(
+            phone,
+            "/api/accounts/link",
+            {"code": code.lower().replace("-", " "), "guest_id": phone_guest},
+        )
         assert linked.status_code == 200, linked.text
-        assert linked.json()["guest_id"] == made["guest_id"]
+        # The linked device's guest, and its game, are the account's now.
+        assert linked.json()["player_id"] == made["player_id"]
+        assert linked.json()["games"] == 1
         assert (await phone.get("/api/accounts/me")).status_code == 200
     async with accounts_api.device() as thief:
         refusal(await post(thief, "/api/accounts/link", {"code": code}), 400, "link_code_refused")

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from alembic import command
 from scratch_databases import KINDS, scratch_database
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.migrate import alembic_config, downgrade, upgrade
+from app.db.repository import public_player_id
 
 TABLES = {
     "games",
@@ -27,6 +28,7 @@ TABLES = {
     "invitations",
     "turn_games",
     "turn_players",
+    "account_guests",
 }
 
 
@@ -122,3 +124,33 @@ async def test_turn_games_come_and_go_with_revision_0007(empty_url: str) -> None
     await asyncio.to_thread(downgrade, empty_url, "0006")
     assert not await table_names(empty_url) & {"turn_games", "turn_players"}
     assert {"push_subscriptions", "invitations"} <= await table_names(empty_url)
+
+
+async def test_revision_0008_keeps_an_account_s_guest_by_its_digest_only(empty_url: str) -> None:
+    await asyncio.to_thread(upgrade, empty_url, "0006")
+    guest = "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b"
+    engine = create_async_engine(empty_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(
+                text(
+                    "INSERT INTO accounts (id, name, name_key, player_id, guest_id, created_at)"
+                    " VALUES ('a1', 'Ann', 'ann', :player, :guest, CURRENT_TIMESTAMP)"
+                ),
+                {"player": public_player_id(guest), "guest": guest},
+            )
+
+        await asyncio.to_thread(upgrade, empty_url)
+        assert "guest_id" not in await column_names(empty_url, "accounts")
+        async with engine.connect() as connection:
+            joined = (await connection.execute(text("SELECT * FROM account_guests"))).all()
+        assert [(row.player_id, row.account_id) for row in joined] == [
+            (public_player_id(guest), "a1")
+        ]
+        assert guest not in repr(joined)
+
+        await asyncio.to_thread(downgrade, empty_url, "0006")
+        assert "account_guests" not in await table_names(empty_url)
+        assert "guest_id" in await column_names(empty_url, "accounts")
+    finally:
+        await engine.dispose()

@@ -5,6 +5,7 @@ friends door"). Each runs on the memory store, then on a real Redis."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import update
 
@@ -310,6 +311,10 @@ async def test_bad_bodies_are_refused_with_the_field_named(friends_api: FriendsA
     refused(response, 422, "invalid_request")
     response = await ann.call("POST", "/api/friends/presence", json={"code": 5, "token": "x"})
     refused(response, 422, "invalid_request")
+    for seen in ("x" * 65, 5):
+        response = await ann.call("POST", "/api/friends/presence", json={"seen": seen})
+        refused(response, 422, "invalid_request")
+        assert "seen" in response.text
 
 
 async def test_look_ups_are_limited_per_account(friends_api: FriendsApi) -> None:
@@ -360,3 +365,57 @@ async def test_the_friends_list_is_bounded(friends_api: FriendsApi) -> None:
         429,
         "too_many_friends",
     )
+
+
+async def test_an_unchanged_panel_is_answered_in_a_few_bytes(friends_api: FriendsApi) -> None:
+    ann, bea = await friends(friends_api)
+    await bea.panel()
+    first = await ann.panel()
+    assert first["version"]
+    again = await ann.panel(seen=first["version"])
+    assert again == {
+        "unchanged": True,
+        "version": first["version"],
+        "poll_seconds": friends_api.settings.friends_poll_seconds,
+    }
+    # Without ``seen`` (or with another version) the whole panel comes, as before.
+    assert (await ann.panel())["version"] == first["version"]
+    assert (await ann.panel(seen="older"))["friends"] == first["friends"]
+
+
+async def test_every_change_a_panel_shows_gives_it_a_new_version(
+    friends_api: FriendsApi,
+) -> None:
+    ann, bea = await friends(friends_api)
+    cal = await friends_api.player("Cal")
+    seen = (await ann.panel())["version"]
+
+    async def changed(what: str) -> dict[str, Any]:
+        nonlocal seen
+        answer = await ann.panel(seen=seen)
+        assert not answer.get("unchanged"), f"{what} left the panel unchanged"
+        assert answer["version"] != seen
+        seen = answer["version"]
+        return answer
+
+    await bea.panel()
+    assert (await changed("Bea coming online"))["friends"][0]["where"]["online"]
+    public = await bea.table(visibility="public")
+    await bea.panel(**public)
+    assert (await changed("Bea sitting down"))["friends"][0]["where"]["code"] == public["code"]
+    await cal.ok("POST", "/api/friends/requests", json={"id": ann.id})
+    assert [one["name"] for one in (await changed("Cal asking"))["asked_me"]] == ["Cal"]
+    renamed = await bea.ok("PATCH", "/api/accounts/me", json={"name": "Beatrix"})
+    assert renamed["name"] == "Beatrix"
+    assert (await changed("Bea's new name"))["friends"][0]["name"] == "Beatrix"
+    table = await ann.table()
+    await ann.ok("POST", "/api/friends/invitations", json={"id": bea.id, **table})
+    assert [one["status"] for one in (await changed("an invitation"))["invited"]] == ["pending"]
+    invitation = (await bea.panel())["invited_me"][0]["id"]
+    await bea.ok("POST", f"/api/friends/invitations/{invitation}/decline")
+    assert [one["status"] for one in (await changed("its answer"))["invited"]] == ["declined"]
+    await ann.ok("POST", "/api/friends/blocks", json={"id": cal.id})
+    assert [one["name"] for one in (await changed("a block"))["blocked"]] == ["Cal"]
+    await bea.ok("DELETE", f"/api/friends/{ann.id}")
+    assert (await changed("Bea parting"))["friends"] == []
+    assert (await ann.panel(seen=seen))["unchanged"] is True
