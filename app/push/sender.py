@@ -26,6 +26,7 @@ from app.push.keys import VapidKeys, keys_from_settings, load_keys
 from app.push.notices import Notice, Rendered, render
 from app.push.subscriptions import Device
 from app.settings import Settings
+from app.store.base import STORE_ERRORS
 
 if TYPE_CHECKING:
     import aiohttp
@@ -37,6 +38,12 @@ Hit = Callable[..., Awaitable[bool]]
 
 TTL_SECONDS = 24 * 3600
 """How long a push service keeps a message for a device that is offline."""
+
+ONCE_SECONDS = 7 * 24 * 3600
+"""How long a notice's ``once`` key is remembered: longer than the longest time to move, so a
+version is told once (a table with no time limit may be reminded after a week)."""
+ONCE_KEPT_LOCALLY = 10_000
+"""``once`` keys a process without a shared counter remembers, the oldest forgotten first."""
 
 FIRST_RETRY_SECONDS = 1.0
 LONGEST_RETRY_SECONDS = 60.0
@@ -56,6 +63,8 @@ class PushCounts:
     """Devices dropped because their push service answered 404 or 410."""
     retried: int = 0
     failed: int = 0
+    repeated: int = 0
+    """Notices not queued: one with the same ``once`` key was queued already."""
     """Deliveries given up on (retries spent, or an error that retrying would not mend)."""
 
 
@@ -78,6 +87,7 @@ class PushSender:
     counts: PushCounts = field(default_factory=PushCounts)
     _queue: asyncio.Queue[tuple[str, Notice] | _Delivery] = field(init=False)
     _local_hits: dict[str, list[float]] = field(default_factory=dict)
+    _local_once: dict[str, None] = field(default_factory=dict)
     _retries: set[asyncio.Task[None]] = field(default_factory=set)
     _http: aiohttp.ClientSession | None = None
     _keys: VapidKeys | None = None
@@ -98,9 +108,14 @@ class PushSender:
                     self._keys = await load_keys(self.settings, self.sessions)
         return self._keys
 
-    async def notify(self, player_id: str, notice: Notice) -> bool:
+    async def notify(self, player_id: str, notice: Notice, *, once: str | None = None) -> bool:
         """Queue ``notice`` for every device of ``player_id`` (the public player id); never
-        waits. False when the queue is full and the notice was dropped."""
+        waits for a push service. ``once``: a key no other notice may have had (over every
+        process when the counter is shared), so the same news is told once. False when the
+        notice was dropped: the queue was full, or ``once`` was used already."""
+        if once is not None and not await self._first(once):
+            self.counts.repeated += 1
+            return False
         try:
             self._queue.put_nowait((player_id, notice))
         except asyncio.QueueFull:
@@ -141,6 +156,21 @@ class PushSender:
                     self.counts.failed += 1
                 finally:
                     self._queue.task_done()
+
+    async def _first(self, once: str) -> bool:
+        if self.hit is not None:
+            try:
+                return await self.hit(f"push-once:{once}", limit=1, window_seconds=ONCE_SECONDS)
+            except STORE_ERRORS as error:
+                # Told twice rather than not at all.
+                log.warning("push once-key not checked (%s)", type(error).__name__)
+                return True
+        if once in self._local_once:
+            return False
+        if len(self._local_once) >= ONCE_KEPT_LOCALLY:
+            del self._local_once[next(iter(self._local_once))]
+        self._local_once[once] = None
+        return True
 
     async def _allowed(self, player_id: str) -> bool:
         limit = self.settings.push_notifications_per_minute

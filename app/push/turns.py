@@ -3,8 +3,12 @@
 Every commit passes ``RoomService.commit``; once the store has taken a version, the process
 that committed it calls ``send`` with the room before and after, so each notice is queued once,
 by one process. A person is told only when the version newly needs them (their seat joined
-``to_act``: a move, or an answer to a challenge) and when the game ends, and only if they have
-no connection to the room (``Seat.disconnected_at``): a player at the table sees it there.
+``to_act``: a move, or an answer to a challenge), when they leave the table while it needs
+them (their last connection gone: ``set_presence``), and when the game ends, and only if they
+have no connection to the room (``Seat.disconnected_at``): a player at the table sees it there.
+A move or an answer is told once per game version (``game_version``: a presence change keeps
+it), however often its person comes and goes: the notice's ``once`` key names the room, the
+version and the player.
 
 What a notice says is read from the engine's public view (``engine.view_for(state, None)``,
 a spectator's), and the notice types hold public facts only (``app/push/notices.py``).
@@ -27,7 +31,7 @@ logger = logging.getLogger(__name__)
 class Notifier(Protocol):
     """Where notices go: ``PushSender.notify``, which queues and never waits."""
 
-    async def notify(self, player_id: str, notice: Notice) -> bool: ...
+    async def notify(self, player_id: str, notice: Notice, *, once: str | None = None) -> bool: ...
 
 
 async def send(notifier: Notifier, previous: Room | None, new: Room) -> None:
@@ -35,7 +39,8 @@ async def send(notifier: Notifier, previous: Room | None, new: Room) -> None:
     the commit is made, and a notice that could not be worked out is logged and left out."""
     try:
         for player_id, notice in notices_after(previous, new):
-            await notifier.notify(player_id, notice)
+            once = None if isinstance(notice, GameOver) else once_key(new, player_id)
+            await notifier.notify(player_id, notice, once=once)
     except Exception:
         logger.exception("push notices not worked out", extra={"room": new.code})
 
@@ -53,12 +58,29 @@ def notices_after(previous: Room | None, new: Room) -> list[tuple[str, Notice]]:
         return []
     before = previous.game if previous is not None else None
     acting = set(before.to_act) if was_playing and before is not None else set()
-    gained = [seat for seat in game.to_act if seat not in acting]
+    gained = [seat for seat in game.to_act if seat not in acting or _left(previous, new, seat)]
     told = [(seat, player) for seat in gained if (player := _absent(new, seat)) is not None]
     if not told:
         return []
     challenge = engine.view_for(new.engine_state(), None)["challenge"]
     return [(player, _needed(new, seat, challenge)) for seat, player in told]
+
+
+def once_key(room: Room, player_id: str) -> str:
+    """What makes a move's notice the same news: the room, its game version, the player."""
+    return f"{room.code}:{room.game_version}:{player_id}"
+
+
+def _left(previous: Room | None, new: Room, index: int) -> bool:
+    """Whether the person at seat ``index`` was connected before ``new`` and is not now."""
+    before = previous.seats[index] if previous is not None else None
+    after = new.seats[index]
+    return (
+        before is not None
+        and after is not None
+        and before.disconnected_at is None
+        and after.disconnected_at is not None
+    )
 
 
 def _absent(room: Room, index: int) -> str | None:

@@ -1,18 +1,21 @@
 """Web Push in real Chromium: the lobby's control, the service worker registered at the site's
 root, and a push delivered to it (CDP ``ServiceWorker.deliverPushMessage``) shown as a
-notification for its table. CDP has no way to click a notification, so a tap
-(``notificationclick``) is tried by running the worker's script in the page against stand-ins
-for its clients (``TAP``)."""
+notification for its table, a real turn-based table's among them. CDP has no way to click a
+notification, so a tap (``notificationclick``) is tried by running the worker's script in the
+page against stand-ins for its clients (``TAP``), and the page it opens is then loaded."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from app.push.notices import YourMove, render
 from tests.browser.harness import WAIT_MS, OpenPage, Server
+from tests.browser.test_browser_turns import turn_based_table
 
 REGISTER = """async () => {
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
@@ -175,3 +178,37 @@ def test_a_tap_focuses_the_tables_tab_or_opens_the_table(
         "opened": [lobby],
         "focused": [],
     }
+
+
+def test_a_push_for_a_turn_based_table_is_shown_and_its_tap_opens_that_table(
+    open_page: OpenPage, server: Server
+) -> None:
+    """A real turn-based table waiting for Ann's move; she is in the lobby when the server's
+    own notice for it (``render``) arrives: it is shown, and its tap opens her table there."""
+    page = open_page()
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    table = turn_based_table(page, server, room_name="Ann's slow table", move_time="3600")
+    code = table.rsplit("/", 1)[1]
+    page.goto(server.url)
+    assert page.evaluate(REGISTER) == f"{server.url}/"
+
+    cdp, registration = _registration_id(page, server)
+    notice = render(YourMove(host="Ann", room_code=code))
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": server.url, "registrationId": registration, "data": notice.payload()},
+    )
+    shown = _shown(page)
+    assert shown == [
+        {
+            "title": "Your move",
+            "body": "Your move at Ann's table",
+            "tag": f"table:{code}",
+            "data": {"url": f"/room/{code}"},
+        }
+    ]
+
+    tapped = page.evaluate(TAP, [[f"{server.url}/"], shown[0]["data"]])
+    assert tapped == {"opened": [table], "focused": []}
+    page.goto(tapped["opened"][0])
+    expect(page.get_by_test_id("turn-status")).to_have_text(re.compile(r"^Your turn"))

@@ -31,8 +31,9 @@ from app.main import create_app
 from app.push.notices import Challenged, GameOver, YourMove
 from app.push.sender import PushSender
 from app.push.subscriptions import SubscriptionError, check_endpoint
+from app.runtime import store_for
 from engine.cards import Kind
-from tests.app.conftest import base_settings
+from tests.app.conftest import REDIS_URL, base_settings
 from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
 from tests.app.live import bearer
 
@@ -455,3 +456,38 @@ async def test_notify_never_waits_and_a_full_queue_drops_the_notice(server: Serv
     assert await sender.notify("p", YourMove("Ann", "ABCD"))
     assert not await sender.notify("p", YourMove("Ann", "ABCD"))
     assert (sender.counts.queued, sender.counts.dropped_full) == (2, 1)
+
+
+@pytest.mark.redis
+async def test_a_notice_with_a_once_key_is_queued_once_over_every_process(
+    server: Server, redis_prefix: str
+) -> None:
+    """Two processes sharing the room store's counter (Redis): the same news (``once``) is
+    queued by the first only; another key, or a notice without one, still is."""
+    store = store_for(base_settings(redis_url=REDIS_URL, redis_prefix=redis_prefix))
+    await store.start()
+    try:
+        one, two = (
+            PushSender(settings=server.push.settings, sessions=server.sessions, hit=store.hit)
+            for _ in range(2)
+        )
+        notice = YourMove("Ann", "ABCD")
+        assert await one.notify("p", notice, once="ABCD:7:p")
+        assert not await two.notify("p", notice, once="ABCD:7:p")
+        assert not await one.notify("p", notice, once="ABCD:7:p")
+        assert await two.notify("p", notice, once="ABCD:8:p")
+        assert await two.notify("p", notice)
+        assert (one.counts.queued, one.counts.repeated) == (1, 1)
+        assert (two.counts.queued, two.counts.repeated) == (2, 1)
+    finally:
+        await store.close()
+
+
+async def test_a_once_key_is_remembered_in_one_process_without_a_shared_counter(
+    server: Server,
+) -> None:
+    sender = PushSender(settings=server.push.settings, sessions=server.sessions)
+    assert await sender.notify("p", YourMove("Ann", "ABCD"), once="k")
+    assert not await sender.notify("p", YourMove("Ann", "ABCD"), once="k")
+    assert await sender.notify("p", YourMove("Ann", "ABCD"), once="other")
+    assert (sender.counts.queued, sender.counts.repeated) == (2, 1)

@@ -18,7 +18,7 @@ import pytest
 import engine
 from app.db.repository import public_player_id
 from app.push.notices import Challenged, GameOver, Notice, YourMove, render
-from app.push.turns import final_places, notices_after, send
+from app.push.turns import final_places, notices_after, once_key, send
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.due import DueWork
@@ -39,17 +39,25 @@ CARD_NAMES = [info.name for info in INFO.values()]
 
 @dataclass
 class Told:
-    """A notifier that keeps what it is asked to send, with when."""
+    """A notifier that keeps what it is asked to send, with when; a notice whose ``once`` key
+    was used already is not kept, as ``PushSender.notify`` does not queue it."""
 
     sent: list[tuple[str, Notice, float]] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    repeated: int = 0
 
-    async def notify(self, player_id: str, notice: Notice) -> bool:
+    async def notify(self, player_id: str, notice: Notice, *, once: str | None = None) -> bool:
+        if once is not None:
+            if once in self.used:
+                self.repeated += 1
+                return False
+            self.used.add(once)
         self.sent.append((player_id, notice, time.time()))
         return True
 
 
 class Broken:
-    async def notify(self, player_id: str, notice: Notice) -> bool:
+    async def notify(self, player_id: str, notice: Notice, *, once: str | None = None) -> bool:
         raise RuntimeError("the push queue is broken")
 
 
@@ -95,6 +103,28 @@ def test_a_person_at_the_table_an_ai_seat_and_a_live_table_are_not_told() -> Non
         assert notices_after(waiting, dealt) == []
     live = started_room([person("Ann"), person("Bea")], seed=4)
     assert notices_after(live.model_copy(update={"status": "waiting", "game": None}), live) == []
+
+
+def test_a_person_who_leaves_the_table_on_their_move_is_told() -> None:
+    seats = [person("Ann", here=True), person("Bea", here=True)]
+    _, dealt = turn_room(seats)
+    assert dealt.game is not None
+    first = dealt.game.to_act[0]
+    name = ("Ann", "Bea")[first]
+
+    def leaving(room: Room, seat: int) -> Room:
+        left = room.clone()
+        sitter = left.seats[seat]
+        assert sitter is not None
+        sitter.disconnected_at = 2.0
+        return left
+
+    assert notices_after(dealt, leaving(dealt, first)) == [
+        (public_player_id(guest(name)), YourMove(host="Ann", room_code=dealt.code))
+    ]
+    assert notices_after(dealt, leaving(dealt, 1 - first)) == [], "not their move: not told"
+    gone = leaving(dealt, first)
+    assert notices_after(gone, gone.clone()) == [], "already away: nothing new"
 
 
 def test_a_challenge_to_answer_names_the_challenger_and_the_set() -> None:
@@ -164,6 +194,51 @@ async def test_a_broken_notifier_never_fails_the_commit() -> None:
         await store.close()
 
 
+async def test_a_move_is_told_once_a_version_however_often_its_person_leaves(
+    store: RoomStore,
+) -> None:
+    service = service_on(store)
+    told = Told()
+    service.push = told
+    room, ann = await service.create(
+        name="Ann",
+        player_id=guest("Ann"),
+        options=RoomOptions(room_name="T", mode="turn", seats=2, move_seconds=3600),
+    )
+    _, bea = await service.join(room.code, name="Bea", player_id=guest("Bea"))
+    tokens = [hash_token(ann), hash_token(bea)]
+    for token in tokens:
+        await service.set_presence(room.code, token, connected=True)
+    dealt = await service.start(room.code, token=ann)
+    assert dealt.game is not None and told.sent == [], "both at the table: nobody told"
+    first = dealt.game.to_act[0]
+    mover = public_player_id(guest(("Ann", "Bea")[first]))
+
+    await service.set_presence(room.code, tokens[1 - first], connected=False)
+    assert told.sent == [], "the other person's leaving tells nobody"
+    for _ in range(3):
+        await service.set_presence(room.code, tokens[first], connected=True)
+        await service.set_presence(room.code, tokens[first], connected=False)
+    assert [(player, notice.kind) for player, notice, _ in told.sent] == [(mover, "your_move")]
+    assert told.repeated == 2, "told on the first leaving only, of three at this version"
+
+    await service.set_presence(room.code, tokens[first], connected=True)
+    now = await service.load(room.code)
+    assert now is not None and now.game is not None
+    moved = await service.act(
+        room.code,
+        token_hash=tokens[first],
+        ref="r1",
+        version=now.version,
+        action=chosen(legal_for(now, first), random.Random(1)),
+    )
+    assert moved.room.game is not None
+    nexts = [seat for seat in moved.room.game.to_act if seat != first]
+    if nexts:
+        other = public_player_id(guest(("Ann", "Bea")[nexts[0]]))
+        assert told.sent[-1][0] == other, "the next seat, away, is told at the move"
+
+
 class Clock:
     """``time.time`` as the test moves it."""
 
@@ -227,6 +302,22 @@ def _expected(previous: Room, new: Room, here: set[str]) -> list[tuple[str, str]
     return expected
 
 
+def _expected_on_leaving(before: Room, after: Room, name: str) -> list[tuple[str, str]]:
+    """Who a person's leaving should tell: themselves, if the game needs them now and they
+    were at the table until then."""
+    game = after.game
+    if after.status != "playing" or game is None:
+        return []
+    for seat in game.to_act:
+        sitter, was = after.seats[seat], before.seats[seat]
+        if sitter is None or was is None or sitter.name != name:
+            continue
+        if was.disconnected_at is None and sitter.disconnected_at is not None:
+            kind = "challenged" if challenged(after) == seat else "your_move"
+            return [(public_player_id(guest(name)), kind)]
+    return []
+
+
 def _check_public(notice: Notice, room: Room) -> None:
     """The notice's payload names no card but, for a challenge, the challenged set's kind
     (on the table for all to see), and never the seed."""
@@ -272,10 +363,24 @@ async def test_a_four_seat_turn_based_game_over_three_days(
         for at, connected in zip(window, (True, False), strict=True)
     )
     expected: list[tuple[str, str]] = []
+    told_once: set[str] = set()
+
+    def expect(room: Room, notices: list[tuple[str, str]]) -> None:
+        """``notices`` are due at ``room``'s commit; a move's news is told once a version."""
+        for player, kind in notices:
+            if kind != "game_over":
+                if once_key(room, player) in told_once:
+                    continue
+                told_once.add(once_key(room, player))
+            expected.append((player, kind))
 
     async def presence(name: str, connected: bool) -> Room:
+        before = await service.load(code)
         (here.add if connected else here.discard)(name)
-        return await service.set_presence(code, hash_token(tokens[name]), connected=connected)
+        after = await service.set_presence(code, hash_token(tokens[name]), connected=connected)
+        if before is not None and not connected:
+            expect(after, _expected_on_leaving(before, after, name))
+        return after
 
     while changes and changes[0][0] <= clock.now:
         _, name, connected = changes.pop(0)
@@ -283,7 +388,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
     previous = await service.load(code)
     assert previous is not None
     dealt = await service.start(code, token=ann)
-    expected += _expected(previous, dealt, here)
+    expect(dealt, _expected(previous, dealt, here))
     cy_seat = next(i for i, s in enumerate(dealt.seats) if s is not None and s.name == "Cy")
     cy_token = hash_token(tokens["Cy"])
     moved_at = clock.now
@@ -333,7 +438,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
             if seat == cy_seat:
                 assert clock.now == room_now.game.deadline == moved_at + HOUR
                 cy_moves += 1
-        expected += _expected(room_now, new, here)
+        expect(new, _expected(room_now, new, here))
         moved_at = clock.now
     else:
         pytest.fail("the game never ended")

@@ -28,6 +28,7 @@ from tests.app.turns.conftest import (
     play_to_the_end,
     turn_table,
 )
+from tests.redis_cluster import RedisCluster
 
 
 async def in_store(service: RoomService, code: str) -> bool:
@@ -300,3 +301,35 @@ async def test_parking_and_waking_on_a_redis_cluster(cluster_world: World) -> No
     )
     moved = await move(later.service, table, random.Random(10))
     assert moved.version == archived.version + 1
+
+
+@pytest.mark.redis
+async def test_a_parked_game_woken_then_failed_over_is_played_from_the_database(
+    cluster_world: World, redis_cluster: RedisCluster
+) -> None:
+    """The database is the truth: a parked game brought back to its primary, that primary
+    then killed (its replica takes over, with or without the room), still takes the next move
+    at the version after the database's, in a process that never saw it."""
+    first = await cluster_world.process()
+    table = await turn_table(first.service)
+    await parked(cluster_world, table)
+    archived = await cluster_world.archive.room(table.code)
+    assert archived is not None
+
+    woken = await (await cluster_world.process()).service.load(table.code)
+    assert woken is not None and woken.version == archived.version
+    room_key = f"{cluster_world.settings.redis_prefix}{{{table.code}}}:room"
+    doomed = redis_cluster.primary_of_key(room_key)
+    await asyncio.to_thread(redis_cluster.fail_over, doomed)
+    # Back as the new primary's replica, so that commits find a replica to wait for again.
+    await asyncio.to_thread(redis_cluster.restart, doomed)
+
+    # A process started now is given a node that is up (the killed one may have been its seed).
+    cluster_world.settings = cluster_world.settings.model_copy(
+        update={"redis_url": redis_cluster.url}
+    )
+    after = await cluster_world.process()
+    room = await move(after.service, table, random.Random(10))
+    assert room.version == archived.version + 1
+    kept = await cluster_world.archive.room(table.code)
+    assert kept is not None and kept.version == room.version and not kept.parked
