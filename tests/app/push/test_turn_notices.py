@@ -24,6 +24,7 @@ from app.rooms.credentials import hash_token
 from app.rooms.due import DueWork
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.runtime import store_for
 from app.store.base import RoomStore
 from engine.cards import INFO, Kind
@@ -152,13 +153,13 @@ async def test_a_broken_notifier_never_fails_the_commit() -> None:
     try:
         service = service_on(store)
         service.push = Broken()
-        room, token = await service.create(
+        room, token = await Tables(service).create(
             name="Ann",
             player_id=guest("Ann"),
             options=RoomOptions(room_name="T", mode="turn", seats=2),
         )
-        await service.add_bot(room.code, token=token, level="easy")
-        started = await service.start(room.code, token=token)
+        await Tables(service).add_bot(room.code, token=token, level="easy")
+        started = await Tables(service).start(room.code, token=token)
         assert started.status == "playing"
     finally:
         await store.close()
@@ -254,7 +255,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
     rng = random.Random(42)
 
     start = clock.now
-    room, ann = await service.create(
+    room, ann = await Tables(service).create(
         name="Ann",
         player_id=guest("Ann"),
         options=RoomOptions(room_name="Ann's", mode="turn", move_seconds=3600, rounds=1),
@@ -262,8 +263,8 @@ async def test_a_four_seat_turn_based_game_over_three_days(
     code = room.code
     tokens = {"Ann": ann}
     for name in ("Bea", "Cy"):
-        _, tokens[name] = await service.join(code, name=name, player_id=guest(name))
-    await service.add_bot(code, token=ann, level="easy")
+        _, _, tokens[name] = await Tables(service).join(code, name=name, player_id=guest(name))
+    await Tables(service).add_bot(code, token=ann, level="easy")
     here: set[str] = set()
     changes = sorted(
         (start + at, name, connected)
@@ -282,7 +283,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
         await presence(name, connected)
     previous = await service.load(code)
     assert previous is not None
-    dealt = await service.start(code, token=ann)
+    dealt = await Tables(service).start(code, token=ann)
     expected += _expected(previous, dealt, here)
     cy_seat = next(i for i, s in enumerate(dealt.seats) if s is not None and s.name == "Cy")
     cy_token = hash_token(tokens["Cy"])
