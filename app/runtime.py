@@ -18,6 +18,7 @@ from app.rooms.ai import AiRunner
 from app.rooms.recording import GameRecorder
 from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.settings import Settings
 from app.store.base import STORE_ERRORS, RoomStore
 from app.store.memory import MemoryRoomStore
@@ -57,6 +58,8 @@ def match_store_for(settings: Settings) -> MatchStore:
 class Runtime:
     settings: Settings
     service: RoomService
+    tables: Tables
+    """The lobby's use cases (create, join, seats, bots, options, deals) over ``service``."""
     hub: Hub
     scheduler: Scheduler
     metrics: Metrics
@@ -108,6 +111,7 @@ async def running(
         yield Runtime(
             settings=settings,
             service=service,
+            tables=Tables(service),
             hub=hub,
             scheduler=scheduler,
             metrics=metrics,

@@ -45,6 +45,7 @@ from app.rooms.credentials import hash_token  # noqa: E402
 from app.rooms.model import RoomOptions, room_text  # noqa: E402
 from app.rooms.recording import FinishedGame  # noqa: E402
 from app.rooms.service import RoomService  # noqa: E402
+from app.rooms.tables import Tables  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.store import snapshots  # noqa: E402
 from app.store.base import Commit  # noqa: E402
@@ -88,13 +89,13 @@ async def play(
     client = redis.asyncio.Redis.from_url(url)
     rows = []
     try:
-        room, host = await service.create(
+        room, host = await Tables(service).create(
             name="Ann", player_id=None, options=RoomOptions(room_name="Bench", seats=4)
         )
         tokens = [host]
         for name in ("Bob", "Cy", "Di"):
-            tokens.append((await service.join(room.code, name=name, player_id=None))[1])
-        room = await service.start(room.code, token=host)
+            tokens.append((await Tables(service).join(room.code, name=name, player_id=None))[2])
+        room = await Tables(service).start(room.code, token=host)
         whole_key = f"{prefix}{{{room.code}}}:whole"
         move = 0
         while room.status == "playing":

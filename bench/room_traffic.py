@@ -30,6 +30,7 @@ from app.rooms.credentials import hash_token  # noqa: E402
 from app.rooms.model import RoomOptions  # noqa: E402
 from app.rooms.recording import FinishedGame  # noqa: E402
 from app.rooms.service import RoomService  # noqa: E402
+from app.rooms.tables import Tables  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.store.redis import RedisRoomStore  # noqa: E402
 from bench.load_redis import Backing, RedisStep, redis_counters, redis_for_run  # noqa: E402
@@ -62,13 +63,13 @@ async def play(backing: Backing, seed: int) -> tuple[int, RedisStep]:
     service = RoomService(store=store, settings=settings, recorder=Recorder(), ai=AiRunner(0))
     rng = random.Random(seed)
     try:
-        room, host = await service.create(
+        room, host = await Tables(service).create(
             name="Ann", player_id=None, options=RoomOptions(room_name="Bench", seats=4)
         )
         tokens = [host]
         for name in ("Bob", "Cy", "Di"):
-            tokens.append((await service.join(room.code, name=name, player_id=None))[1])
-        room = await service.start(room.code, token=host)
+            tokens.append((await Tables(service).join(room.code, name=name, player_id=None))[2])
+        room = await Tables(service).start(room.code, token=host)
         idle_before = redis_counters(backing.nodes)
         before = redis_counters(backing.nodes)
         moves = 0

@@ -10,6 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.rooms.credentials import normalize_room_code
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.runtime import Runtime
 from app.ws.hub import Hub
 
@@ -27,6 +28,14 @@ def get_service(runtime: RuntimeDep) -> RoomService:
 
 
 ServiceDep = Annotated[RoomService, Depends(get_service)]
+
+
+def get_tables(runtime: RuntimeDep) -> Tables:
+    return runtime.tables
+
+
+TablesDep = Annotated[Tables, Depends(get_tables)]
+"""The lobby's use cases; each answers the room it committed, for the route to hand to the hub."""
 
 
 def get_hub(runtime: RuntimeDep) -> Hub:

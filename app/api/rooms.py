@@ -14,6 +14,7 @@ from app.api.deps import (
     RoomCode,
     RuntimeDep,
     ServiceDep,
+    TablesDep,
     client_address,
     count_attempt,
 )
@@ -51,7 +52,7 @@ Seat = Annotated[int, Path(ge=0, le=MAX_SEATS - 1)]
 
 @router.post("", status_code=status.HTTP_201_CREATED, dependencies=[CountedCreation])
 async def create_room(
-    body: RoomCreate, service: ServiceDep, hub: HubDep, request: Request
+    body: RoomCreate, tables: TablesDep, hub: HubDep, request: Request
 ) -> RoomCreated:
     """A new room. Refused past ``CASH_STASH_CREATE_LIMIT`` rooms a minute from one address
     (``429 too_many_rooms_created``), or while ``CASH_STASH_MAX_WAITING_ROOMS`` rooms wait to
@@ -70,7 +71,7 @@ async def create_room(
         spectators=body.visibility == "public" if body.spectators is None else body.spectators,
     )
     player_id = None if body.player_id is None else str(body.player_id)
-    room, token = await service.create(
+    room, token = await tables.create(
         name=body.name, player_id=player_id, options=options, address=client_address(request)
     )
     hub.committed(room)
@@ -110,65 +111,69 @@ async def get_room(
 
 
 @router.post("/{code}/join", dependencies=[CountedAttempt])
-async def join_room(code: RoomCode, body: JoinRequest, service: ServiceDep) -> SeatGranted:
+async def join_room(
+    code: RoomCode, body: JoinRequest, tables: TablesDep, hub: HubDep
+) -> SeatGranted:
     player_id = None if body.player_id is None else str(body.player_id)
-    seat, token = await service.join(code, name=body.name, player_id=player_id)
+    room, seat, token = await tables.join(code, name=body.name, player_id=player_id)
+    hub.committed(room)
     return SeatGranted(seat=seat, token=token)
 
 
 @router.patch("/{code}", responses=_HOST_ONLY)
 async def change_room(
-    code: RoomCode, body: RoomUpdate, service: ServiceDep, hub: HubDep, token: HostToken
+    code: RoomCode, body: RoomUpdate, tables: TablesDep, hub: HubDep, token: HostToken
 ) -> RoomPublic:
     changes = body.model_dump(exclude_unset=True)
-    return _handed(hub, await service.change_options(code, token=token, changes=changes))
+    return _handed(hub, await tables.change_options(code, token=token, changes=changes))
 
 
 @router.post("/{code}/bots", status_code=status.HTTP_201_CREATED, responses=_HOST_ONLY)
 async def add_bot(
-    code: RoomCode, body: BotRequest, service: ServiceDep, token: HostToken
+    code: RoomCode, body: BotRequest, tables: TablesDep, hub: HubDep, token: HostToken
 ) -> BotAdded:
-    return BotAdded(seat=await service.add_bot(code, token=token, level=body.level))
+    room, seat = await tables.add_bot(code, token=token, level=body.level)
+    hub.committed(room)
+    return BotAdded(seat=seat)
 
 
 @router.delete("/{code}/bots/{seat}", responses=_HOST_ONLY)
 async def remove_bot(
-    code: RoomCode, seat: Seat, service: ServiceDep, hub: HubDep, token: HostToken
+    code: RoomCode, seat: Seat, tables: TablesDep, hub: HubDep, token: HostToken
 ) -> RoomPublic:
-    return _handed(hub, await service.remove_seat(code, token=token, seat=seat, ai=True))
+    return _handed(hub, await tables.remove_seat(code, token=token, seat=seat, ai=True))
 
 
 @router.delete("/{code}/players/{seat}", responses=_HOST_ONLY)
 async def remove_player(
-    code: RoomCode, seat: Seat, service: ServiceDep, hub: HubDep, token: HostToken
+    code: RoomCode, seat: Seat, tables: TablesDep, hub: HubDep, token: HostToken
 ) -> RoomPublic:
     """Remove a person waiting for the start (their token stops working)."""
-    return _handed(hub, await service.remove_seat(code, token=token, seat=seat, ai=False))
+    return _handed(hub, await tables.remove_seat(code, token=token, seat=seat, ai=False))
 
 
 @router.post("/{code}/start", responses=_HOST_ONLY)
 async def start_game(
-    code: RoomCode, service: ServiceDep, hub: HubDep, token: HostToken, request: Request
+    code: RoomCode, tables: TablesDep, hub: HubDep, token: HostToken, request: Request
 ) -> RoomPublic:
     """Deal the game. Refused ``429 too_many_games`` past ``CASH_STASH_MAX_GAMES_IN_PLAY``
     games in play, or ``CASH_STASH_GAMES_PER_ADDRESS`` started from one address."""
-    dealt = await service.start(code, token=token, address=client_address(request))
+    dealt = await tables.start(code, token=token, address=client_address(request))
     return _handed(hub, dealt)
 
 
 @router.post("/{code}/rematch", responses=_HOST_ONLY)
 async def rematch(
-    code: RoomCode, service: ServiceDep, hub: HubDep, token: HostToken, request: Request
+    code: RoomCode, tables: TablesDep, hub: HubDep, token: HostToken, request: Request
 ) -> RoomPublic:
     """A new game in the same room with the same seats, once the last one is over (within
     the same limits as a start)."""
-    dealt = await service.rematch(code, token=token, address=client_address(request))
+    dealt = await tables.rematch(code, token=token, address=client_address(request))
     return _handed(hub, dealt)
 
 
 def _handed(hub: Hub, room: Room) -> RoomPublic:
     """``room``, just committed, handed to the hub (every seat connected here gets it now),
-    and described to the host. A seat taken (join, a bot) reaches the connections through
-    the store's announcement instead, as another process's commit does."""
+    and described to the host."""
     hub.committed(room)
     return room_public(room)

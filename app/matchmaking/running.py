@@ -67,7 +67,7 @@ async def running_lobby(runtime: Runtime) -> AsyncIterator[Lobby]:
     store = runtime.match_store
     matchmaker = Matchmaker(
         store=store,
-        rooms=runtime.service,
+        tables=runtime.tables,
         hub=runtime.hub,
         settings=settings,
         rating_of=rating_in_database,

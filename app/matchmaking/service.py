@@ -27,7 +27,7 @@ from app.rooms import lobby, play
 from app.rooms.credentials import hash_token, new_seat_token
 from app.rooms.errors import RoomError
 from app.rooms.model import MAX_SEATS, MIN_SEATS, Room, RoomOptions, Seat
-from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
 from app.ws.hub import Hub
@@ -109,14 +109,14 @@ class Matchmaker:
         self,
         *,
         store: MatchStore,
-        rooms: RoomService,
+        tables: Tables,
         hub: Hub,
         settings: Settings,
         rating_of: RatingOf,
         metrics: QueueMetrics | None = None,
     ) -> None:
         self.store = store
-        self._rooms = rooms
+        self._tables = tables
         self._hub = hub
         """Where the tables this matcher deals go, to reach the index of games in play."""
         self._settings = settings
@@ -161,7 +161,7 @@ class Matchmaker:
         ``games_per_address``: a Play now table is a game from each address seated at it."""
         self.check(choice)
         queued_here = sum(1 for t in self._tickets.values() if t.address == address)
-        if address is not None and not await self._rooms.games_to_spare(
+        if address is not None and not await self._tables.games_to_spare(
             address, besides=queued_here
         ):
             raise RoomError(
@@ -281,7 +281,7 @@ class Matchmaker:
         played: before the placements are written, its players come back to the queue when the
         lease runs out (the room, never dealt, expires); after, they reach a waiting room whose
         host, the first of them, can start it."""
-        if await self._rooms.games_in_play_at_ceiling():
+        if await self._tables.games_in_play_at_ceiling():
             # The players wait on: a table is made once a game in play ends.
             self.metrics.held.inc()
             return
@@ -301,8 +301,8 @@ class Matchmaker:
                 for seat, player in enumerate(group.players)
             },
         )
-        self._hub.committed(await self._rooms.update(room.code, _deal))
-        await self._rooms.hold_games(room.code, (player.address for player in group.players))
+        self._hub.committed(await self._tables.rooms.update(room.code, _deal))
+        await self._tables.hold_games(room.code, (player.address for player in group.players))
         self.metrics.tables.inc()
         self.metrics.ai_seats.inc(len(group.bots))
         logger.info(
@@ -315,7 +315,7 @@ class Matchmaker:
         rest, not dealt yet."""
         first = group.players[0]
         options = _options(choice, seats=len(group.players) + len(group.bots))
-        created, _ = await self._rooms.create(
+        created, _ = await self._tables.create(
             name=first.name, player_id=first.player_id, options=options
         )
         now = time.time()
@@ -334,7 +334,7 @@ class Matchmaker:
                 room, _ = lobby.take_seat(room, lobby.bot_seat(room, level))
             return room
 
-        return await self._rooms.update(created.code, seat)
+        return await self._tables.rooms.update(created.code, seat)
 
 
 def _options(choice: Choice, *, seats: int) -> RoomOptions:

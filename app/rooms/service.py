@@ -1,15 +1,15 @@
-"""The room service: every change to a room is read, decided, then committed by compare-and-set."""
+"""The room service: the rooms held here, read from the store, and every change to one
+committed by compare-and-set; a person's move (``act``). The lobby's use cases are in
+``app.rooms.tables``, the work that falls due in ``app.rooms.due``."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
-import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,13 +18,9 @@ from app.metrics import Metrics
 from app.push import turns as turn_notices
 from app.rooms import lobby, moves, play
 from app.rooms.ai import AiRunner
-from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError, room_not_found
 from app.rooms.model import (
-    AiLevel,
     Room,
-    RoomOptions,
-    Seat,
     room_of_text,
     room_text,
 )
@@ -33,13 +29,12 @@ from app.rooms.recording import GameRecorder
 from app.settings import Settings
 from app.store.base import STORE_ERRORS, Commit, RoomStore, StoredRoom
 from app.turns.archive import DATABASE_ERRORS, TurnArchive
-from app.turns.limit import check_turn_seat
 from app.turns.records import kept, turn_record
 
 logger = logging.getLogger(__name__)
 
 _UPDATE_ATTEMPTS = 50
-_GAMES_IN_PLAY = "games_in_play"
+GAMES_IN_PLAY = "games_in_play"
 """The store's set of rooms with a game in play that count toward ``max_games_in_play``, over
 every process: each held only while a person is at it (``_count_toward_ceiling``)."""
 _COUNTED_ROOMS = 10_000
@@ -212,7 +207,7 @@ class RoomService:
             version=archived.version,
             data=archived.text,
             wake_at=room.wake_at(settings.disconnect_grace_seconds, settings.seat_open_seconds),
-            ttl_seconds=self._ttl_of(room),
+            ttl_seconds=self.ttl_of(room),
         ):
             logger.info("room brought back from the database", extra={"room": code})
         else:
@@ -246,7 +241,8 @@ class RoomService:
                 room = play.replay(room, step)
         return room
 
-    async def _load(self, code: str) -> Room:
+    async def existing(self, code: str) -> Room:
+        """The room (``load``), or ``404 room_not_found``."""
         room = await self.load(code)
         if room is None:
             raise room_not_found()
@@ -284,7 +280,7 @@ class RoomService:
             wake_at=new.wake_at(grace, open_seconds),
             previous_wake_at=None if previous is None else previous.wake_at(grace, open_seconds),
             listing=room_listing(new),
-            ttl_seconds=self._ttl_of(new),
+            ttl_seconds=self.ttl_of(new),
             waiting=new.status == "waiting",
         )
         pending = _Pending(commit.data, new)
@@ -345,7 +341,7 @@ class RoomService:
         if new.status != "playing":
             if was_playing:
                 self._counted.pop(code, None)
-                await self.store.free_place(_GAMES_IN_PLAY, code)
+                await self.store.free_place(GAMES_IN_PLAY, code)
             return
         here = new.someone_here()
         was_here = was_playing and previous is not None and previous.someone_here()
@@ -362,9 +358,9 @@ class RoomService:
             seconds = self.settings.table_join_seconds
         else:
             return
-        await self.store.hold_place(_GAMES_IN_PLAY, code, seconds=seconds)
+        await self.store.hold_place(GAMES_IN_PLAY, code, seconds=seconds)
 
-    def _ttl_of(self, room: Room) -> int | None:
+    def ttl_of(self, room: Room) -> int | None:
         """How long the room may stay untouched: never expires while a finished game waits
         for the database; a room waiting for its first game, or whose live game everybody
         left, sooner than one in play. A turn-based game goes on with nobody there: in play,
@@ -383,210 +379,13 @@ class RoomService:
         """Apply ``change`` to the latest room until a commit wins; None from it means no change.
         ``presence``: the change is only to who is connected (``Room.game_version``)."""
         for _ in range(_UPDATE_ATTEMPTS):
-            room = await self._load(code)
+            room = await self.existing(code)
             new = change(room)
             if new is None:
                 return room
             if await self.commit(new, previous=room, presence=presence):
                 return new
         raise RoomError("busy", "The room is too busy right now; try again.", status=503)
-
-    async def _host_room(self, code: str, token: str) -> Room:
-        room = await self._load(code)
-        seat = room.seat_of(hash_token(token))
-        if seat is None:
-            raise RoomError("bad_token", "That token does not hold a seat here.", status=401)
-        if seat != room.host:
-            raise RoomError("not_host", "Only the host can do that.", status=403)
-        return room
-
-    async def _host_update(self, code: str, token: str, change: Callable[[Room], Room]) -> Room:
-        await self._host_room(code, token)
-
-        def as_host(room: Room) -> Room:
-            if room.seat_of(hash_token(token)) != room.host:
-                raise RoomError("not_host", "Only the host can do that.", status=403)
-            return change(room)
-
-        return await self.update(code, as_host)
-
-    async def create(
-        self,
-        *,
-        name: str,
-        player_id: str | None,
-        options: RoomOptions,
-        address: str | None = None,
-    ) -> tuple[Room, str]:
-        """A new room with its creator in seat 0 as host; returns the room and the host's token.
-
-        Refused (``429 too_many_rooms``) while ``max_waiting_rooms`` rooms wait to start, or
-        while the client ``address`` (None: not a client's request) has its share of them
-        waiting (``waiting_rooms_per_address``)."""
-        settings = self.settings
-        await check_turn_seat(
-            self.turns, options=options, player_id=player_id, limit=settings.turn_games_per_player
-        )
-        if await self.store.waiting_rooms() >= settings.max_waiting_rooms:
-            raise RoomError(
-                "too_many_rooms",
-                "Too many rooms are waiting for players; join one or try again later.",
-                status=429,
-            )
-        share = None if address is None else f"waiting:{address}"
-        if share is not None and not await self._room_to_spare(
-            share, settings.waiting_rooms_per_address, still=lambda room: room.status == "waiting"
-        ):
-            raise RoomError(
-                "too_many_rooms",
-                "Your rooms already waiting for players are as many as one address may have; "
-                "start one or let one expire.",
-                status=429,
-            )
-        token = new_seat_token()
-        host = _person(name, token, player_id)
-        while True:
-            room = lobby.new_room(code=new_room_code(), options=options, host=host, now=time.time())
-            if share is not None:
-                await self.store.hold_place(share, room.code, seconds=self._ttl_of(room) or 0)
-            if await self.commit(room, previous=None):
-                return room, token
-            if share is not None:
-                await self.store.free_place(share, room.code)
-
-    async def _room_to_spare(self, key: str, limit: int, *, still: Callable[[Room], bool]) -> bool:
-        """Whether the rooms held under ``key`` (``RoomStore.places``) are fewer than ``limit``,
-        once those no longer ``still`` counted (gone, started, finished) are let go. Rooms
-        are read only at the limit, and then at most ``limit`` of them."""
-        codes = await self.store.places(key)
-        if len(codes) < limit:
-            return True
-        counted = 0
-        for code in codes:
-            room = await self.load(code)
-            if room is None or not still(room):
-                await self.store.free_place(key, code)
-            else:
-                counted += 1
-        return counted < limit
-
-    async def open_room(self, build: Callable[[str], Room], *, address: str | None = None) -> Room:
-        """A new room ``build`` makes under a fresh code, such as a table already in play
-        (``app.games.practice``): refused (``429 too_many_games``) as ``start`` is, and
-        counted as a game the client ``address`` started."""
-        await self._check_games_to_spare(address)
-        while True:
-            room = build(new_room_code())
-            if await self.commit(room, previous=None):
-                await self.hold_games(room.code, [address])
-                return room
-
-    async def join(self, code: str, *, name: str, player_id: str | None) -> tuple[int, str]:
-        token = new_seat_token()
-        seat = _person(name, token, player_id)
-        taken: list[int] = []
-        limit = self.settings.turn_games_per_player
-        options = (await self._load(code)).options
-        await check_turn_seat(self.turns, options=options, player_id=player_id, limit=limit)
-
-        def sit(room: Room) -> Room:
-            new, index = lobby.take_seat(room, seat)
-            taken[:] = [index]
-            return new
-
-        await self.update(code, sit)
-        return taken[0], token
-
-    async def add_bot(self, code: str, *, token: str, level: AiLevel) -> int:
-        taken: list[int] = []
-
-        def sit(room: Room) -> Room:
-            new, index = lobby.take_seat(room, lobby.bot_seat(room, level))
-            taken[:] = [index]
-            return new
-
-        await self._host_update(code, token, sit)
-        return taken[0]
-
-    async def remove_seat(self, code: str, *, token: str, seat: int, ai: bool) -> Room:
-        return await self._host_update(
-            code, token, lambda room: lobby.remove_seat(room, seat, ai=ai)
-        )
-
-    async def change_options(self, code: str, *, token: str, changes: dict[str, Any]) -> Room:
-        return await self._host_update(
-            code, token, lambda room: lobby.change_options(room, changes)
-        )
-
-    async def start(self, code: str, *, token: str, address: str | None = None) -> Room:
-        def deal(room: Room) -> Room:
-            if room.status != "waiting":
-                raise RoomError("already_started", "The game in this room has already started.")
-            return _deal(room)
-
-        return await self._deal_within_limits(code, token, deal, address=address)
-
-    async def rematch(self, code: str, *, token: str, address: str | None = None) -> Room:
-        def deal(room: Room) -> Room:
-            if room.status != "finished":
-                raise RoomError("not_finished", "A rematch can start once the game is over.")
-            return _deal(room)
-
-        return await self._deal_within_limits(code, token, deal, address=address)
-
-    async def games_in_play_at_ceiling(self) -> bool:
-        """Whether ``max_games_in_play`` games count as in play over all processes: one count
-        in the store, no room read (``_count_toward_ceiling`` says what counts)."""
-        counted = await self.store.count_places(_GAMES_IN_PLAY)
-        return counted >= self.settings.max_games_in_play
-
-    async def games_to_spare(self, address: str | None, *, besides: int = 0) -> bool:
-        """Whether the client ``address`` (None: not a client's) may have one more game in
-        play, ``besides`` others on their way: fewer than ``games_per_address`` of the games
-        it started, was seated at by Play now or opened for practice are still in play."""
-        if address is None:
-            return True
-        limit = self.settings.games_per_address - besides
-        return limit > 0 and await self._room_to_spare(_playing(address), limit, still=_in_play)
-
-    async def hold_games(self, code: str, addresses: Iterable[str | None]) -> None:
-        """Count the game dealt in room ``code`` as one of each client address's games."""
-        for address in set(addresses):
-            if address is not None:
-                await self.store.hold_place(
-                    _playing(address), code, seconds=self.settings.room_ttl_seconds
-                )
-
-    async def _check_games_to_spare(self, address: str | None) -> None:
-        """Refuse (``429 too_many_games``) a new game at the ceiling of games in play, or past
-        the client ``address``'s share: games with AI seats take the AI's workers, which
-        every room shares."""
-        if await self.games_in_play_at_ceiling():
-            raise RoomError(
-                "too_many_games",
-                "Too many games are in play; finish one or try again later.",
-                status=429,
-            )
-        if not await self.games_to_spare(address):
-            raise RoomError(
-                "too_many_games",
-                "Too many games are in play from your address; finish one or try again later.",
-                status=429,
-            )
-
-    async def _deal_within_limits(
-        self, code: str, token: str, deal: Callable[[Room], Room], *, address: str | None
-    ) -> Room:
-        """Deal a game, unless ``max_games_in_play`` games count as in play over all
-        processes, or ``games_per_address`` are in play from the client ``address`` (None:
-        not a client's request): ``429 too_many_games``."""
-        await self._host_room(code, token)
-        await self._check_games_to_spare(address)
-        room = await self._host_update(code, token, deal)
-        # Held once dealt (a refused deal must not let go of the room's place if it is in
-        # play already); two starts at once from one address may both pass the count.
-        await self.hold_games(code, [address])
-        return room
 
     async def set_presence(self, code: str, token_hash: str, *, connected: bool) -> Room:
         """Note a person's connection arriving or leaving (arriving hands an away seat back);
@@ -622,13 +421,13 @@ class RoomService:
                 )
                 if new is not None and await self.commit(new, previous=room, move=move):
                     return self._applied(new, seat, action)
-        room = await self._load(code)
+        room = await self.existing(code)
         new, seat, move = _checked_move(room, token_hash, ref=ref, version=version, action=action)
         if new is None:
             return Acted(room, seat, repeated=True)
         if await self.commit(new, previous=room, move=move):
             return self._applied(new, seat, action)
-        latest = await self._load(code)
+        latest = await self.existing(code)
         if play.remembered(latest, seat, ref) is not None:
             return Acted(latest, seat, repeated=True)
         raise RoomError("stale_version", "The game moved on; here is the current state.")
@@ -665,31 +464,6 @@ def _checked_move(
     except engine.IllegalAction as error:
         raise RoomError(error.code, _sentence(error), status=400) from error
     return new, seat, move
-
-
-def _in_play(room: Room) -> bool:
-    return room.status == "playing"
-
-
-def _playing(address: str) -> str:
-    """The store's set of games in play from one client address."""
-    return f"playing:{address}"
-
-
-def _person(name: str, token: str, player_id: str | None) -> Seat:
-    """A person's seat; not connected until their first WebSocket arrives."""
-    return Seat(
-        name=name,
-        token_hash=hash_token(token),
-        player_id=player_id,
-        disconnected_at=time.time(),
-        unopened=True,
-    )
-
-
-def _deal(room: Room) -> Room:
-    """A new game with a fresh secret seed."""
-    return play.start(room, seed=secrets.randbits(63), game_id=str(uuid.uuid4()), now=time.time())
 
 
 def _sentence(error: Exception) -> str:

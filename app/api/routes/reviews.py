@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, cast
 from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 
-from app.api.deps import CountedCreation, HubDep, RuntimeDep, ServiceDep, client_address
+from app.api.deps import CountedCreation, HubDep, RuntimeDep, TablesDep, client_address
 from app.api.errors import Refusal
 from app.api.routes.games import GameId
 from app.api.schemas import STRICT, DisplayName, GuestId, RoomCreated
@@ -151,7 +151,7 @@ async def practice(
     body: PracticeRequest,
     request: Request,
     session: SessionDep,
-    service: ServiceDep,
+    tables: TablesDep,
     hub: HubDep,
 ) -> RoomCreated:
     """A practice table at decision ``step``: a new private room already in play, where the
@@ -165,7 +165,7 @@ async def practice(
     for record in game.seats:
         levels[record.seat] = cast(AiLevel | None, record.ai_level)
     token = new_seat_token()
-    room = await service.open_room(
+    room = await tables.open_room(
         lambda code: practice_room(
             code=code,
             state=state,

@@ -24,6 +24,7 @@ from app.rooms.credentials import hash_token
 from app.rooms.due import DueWork
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.runtime import store_for
 from app.store.base import RoomStore
 from engine.cards import INFO, Kind
@@ -182,13 +183,13 @@ async def test_a_broken_notifier_never_fails_the_commit() -> None:
     try:
         service = service_on(store)
         service.push = Broken()
-        room, token = await service.create(
+        room, token = await Tables(service).create(
             name="Ann",
             player_id=guest("Ann"),
             options=RoomOptions(room_name="T", mode="turn", seats=2),
         )
-        await service.add_bot(room.code, token=token, level="easy")
-        started = await service.start(room.code, token=token)
+        await Tables(service).add_bot(room.code, token=token, level="easy")
+        started = await Tables(service).start(room.code, token=token)
         assert started.status == "playing"
     finally:
         await store.close()
@@ -200,16 +201,17 @@ async def test_a_move_is_told_once_a_version_however_often_its_person_leaves(
     service = service_on(store)
     told = Told()
     service.push = told
-    room, ann = await service.create(
+    tables = Tables(service)
+    room, ann = await tables.create(
         name="Ann",
         player_id=guest("Ann"),
         options=RoomOptions(room_name="T", mode="turn", seats=2, move_seconds=3600),
     )
-    _, bea = await service.join(room.code, name="Bea", player_id=guest("Bea"))
+    _, _, bea = await tables.join(room.code, name="Bea", player_id=guest("Bea"))
     tokens = [hash_token(ann), hash_token(bea)]
     for token in tokens:
         await service.set_presence(room.code, token, connected=True)
-    dealt = await service.start(room.code, token=ann)
+    dealt = await tables.start(room.code, token=ann)
     assert dealt.game is not None and told.sent == [], "both at the table: nobody told"
     first = dealt.game.to_act[0]
     mover = public_player_id(guest(("Ann", "Bea")[first]))
@@ -345,7 +347,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
     rng = random.Random(42)
 
     start = clock.now
-    room, ann = await service.create(
+    room, ann = await Tables(service).create(
         name="Ann",
         player_id=guest("Ann"),
         options=RoomOptions(room_name="Ann's", mode="turn", move_seconds=3600, rounds=1),
@@ -353,8 +355,8 @@ async def test_a_four_seat_turn_based_game_over_three_days(
     code = room.code
     tokens = {"Ann": ann}
     for name in ("Bea", "Cy"):
-        _, tokens[name] = await service.join(code, name=name, player_id=guest(name))
-    await service.add_bot(code, token=ann, level="easy")
+        _, _, tokens[name] = await Tables(service).join(code, name=name, player_id=guest(name))
+    await Tables(service).add_bot(code, token=ann, level="easy")
     here: set[str] = set()
     changes = sorted(
         (start + at, name, connected)
@@ -387,7 +389,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
         await presence(name, connected)
     previous = await service.load(code)
     assert previous is not None
-    dealt = await service.start(code, token=ann)
+    dealt = await Tables(service).start(code, token=ann)
     expect(dealt, _expected(previous, dealt, here))
     cy_seat = next(i for i, s in enumerate(dealt.seats) if s is not None and s.name == "Cy")
     cy_token = hash_token(tokens["Cy"])

@@ -27,6 +27,7 @@ from app.rooms.due import DueWork
 from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.runtime import store_for
 from app.store.base import RoomStore, StoredRoom
 from tests.app.conftest import MakeSettings
@@ -91,13 +92,13 @@ async def started_game(
 ) -> tuple[str, list[str]]:
     """A two-seat room, Ann and Bob seated, dealt; its code and the seats' tokens. With
     ``connect``, Ann has opened the table (her socket is connected)."""
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Table", seats=2)
     )
-    _, guest = await service.join(room.code, name="Bob", player_id=None)
+    _, _, guest = await Tables(service).join(room.code, name="Bob", player_id=None)
     if connect:
         await service.set_presence(room.code, hash_token(host), connected=True)
-    await service.start(room.code, token=host, address=address)
+    await Tables(service).start(room.code, token=host, address=address)
     return room.code, [host, guest]
 
 
@@ -109,20 +110,20 @@ async def test_a_table_nobody_opens_stops_counting_toward_the_ceiling(
     ``table_join_seconds`` more, then no more."""
     service = service_on(store, max_games_in_play=1, table_join_seconds=10.0)
     code, tokens = await started_game(service)
-    assert await service.games_in_play_at_ceiling()
+    assert await Tables(service).games_in_play_at_ceiling()
     clock.advance(11.0)
-    assert not await service.games_in_play_at_ceiling(), "nobody opened the table"
+    assert not await Tables(service).games_in_play_at_ceiling(), "nobody opened the table"
 
     await service.set_presence(code, hash_token(tokens[0]), connected=True)
-    assert await service.games_in_play_at_ceiling()
+    assert await Tables(service).games_in_play_at_ceiling()
     clock.advance(600.0)
-    assert await service.games_in_play_at_ceiling(), "Ann is still there"
+    assert await Tables(service).games_in_play_at_ceiling(), "Ann is still there"
 
     await service.set_presence(code, hash_token(tokens[0]), connected=False)
     clock.advance(9.0)
-    assert await service.games_in_play_at_ceiling()
+    assert await Tables(service).games_in_play_at_ceiling()
     clock.advance(2.0)
-    assert not await service.games_in_play_at_ceiling(), "everybody left"
+    assert not await Tables(service).games_in_play_at_ceiling(), "everybody left"
 
 
 async def test_tables_nobody_opens_leave_room_under_the_ceiling_for_a_start(
@@ -132,15 +133,15 @@ async def test_tables_nobody_opens_leave_room_under_the_ceiling_for_a_start(
     service = service_on(store, max_games_in_play=3, table_join_seconds=10.0)
     for _ in range(3):
         await started_game(service)
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Cy", player_id=None, options=RoomOptions(room_name="Honest", seats=2)
     )
-    await service.join(room.code, name="Dee", player_id=None)
+    await Tables(service).join(room.code, name="Dee", player_id=None)
     with pytest.raises(RoomError) as refused:
-        await service.start(room.code, token=host)
+        await Tables(service).start(room.code, token=host)
     assert refused.value.code == "too_many_games"
     clock.advance(11.0)
-    started = await service.start(room.code, token=host)
+    started = await Tables(service).start(room.code, token=host)
     assert started.status == "playing"
 
 
@@ -154,14 +155,14 @@ async def test_a_start_refused_at_the_ceiling_reads_no_other_room(
     service = service_on(counted, max_games_in_play=ceiling)
     for _ in range(ceiling):
         await started_game(service, connect=True)
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Cy", player_id=None, options=RoomOptions(room_name="Honest", seats=2)
     )
-    await service.join(room.code, name="Dee", player_id=None)
+    await Tables(service).join(room.code, name="Dee", player_id=None)
     service.distrust()
     counted.rooms_read = 0
     with pytest.raises(RoomError) as refused:
-        await service.start(room.code, token=host)
+        await Tables(service).start(room.code, token=host)
     assert refused.value.code == "too_many_games"
     assert counted.rooms_read == 1, "only the room being started is read"
 

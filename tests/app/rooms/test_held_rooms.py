@@ -11,6 +11,7 @@ from app.rooms.credentials import hash_token
 from app.rooms.model import Room, RoomOptions
 from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from app.ws.hub import Hub
@@ -28,11 +29,11 @@ async def _two_processes_one_game() -> tuple[RoomService, RoomService, str, list
     """Two services (as two processes) on one store, a started two-seat game, seat tokens."""
     store = MemoryRoomStore()
     first, second = _service(store), _service(store)
-    room, host = await first.create(
+    room, host = await Tables(first).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Held", seats=2)
     )
-    _, guest = await first.join(room.code, name="Bob", player_id=None)
-    await first.start(room.code, token=host)
+    _, _, guest = await Tables(first).join(room.code, name="Bob", player_id=None)
+    await Tables(first).start(room.code, token=host)
     return first, second, room.code, [host, guest]
 
 
@@ -106,11 +107,11 @@ async def test_an_echo_that_arrives_before_the_commits_answer_is_the_committed_r
     store = EchoFirstStore()
     service = _service(store)
     store.service = service
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Echo", seats=2)
     )
-    _, guest = await service.join(room.code, name="Bob", player_id=None)
-    started = await service.start(room.code, token=host)
+    _, _, guest = await Tables(service).join(room.code, name="Bob", player_id=None)
+    started = await Tables(service).start(room.code, token=host)
     tokens = [host, guest]
     seat, action = _move(started)
     acted = await service.act(

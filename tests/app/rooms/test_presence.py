@@ -16,6 +16,7 @@ from app.rooms.errors import RoomError
 from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.recording import FinishedGame
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.store.memory import MemoryRoomStore
 from tests.app.conftest import base_settings
 from tests.app.live import ListRecorder
@@ -34,11 +35,11 @@ async def test_an_act_chosen_before_presence_changes_is_applied_a_stale_one_is_n
     service = RoomService(
         store=MemoryRoomStore(), settings=base_settings(), recorder=ListRecorder(), ai=AiRunner(0)
     )
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Table", seats=2)
     )
-    _, guest = await service.join(room.code, name="Bob", player_id=None)
-    started = await service.start(room.code, token=host)
+    _, _, guest = await Tables(service).join(room.code, name="Bob", player_id=None)
+    started = await Tables(service).start(room.code, token=host)
     tokens = [host, guest]
     seat, action = _move(started)
     rival = hash_token(tokens[1 - seat])

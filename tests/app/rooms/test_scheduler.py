@@ -14,6 +14,7 @@ from app.rooms.credentials import hash_token
 from app.rooms.model import RoomOptions
 from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.store.memory import MemoryRoomStore
 from app.ws.hub import Hub
 from tests.app.conftest import base_settings
@@ -49,11 +50,11 @@ async def _game(**settings: Any) -> tuple[RoomService, CountingStore, str, list[
     service = RoomService(
         store=store, settings=base_settings(**settings), recorder=ListRecorder(), ai=AiRunner(0)
     )
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Clock", seats=2)
     )
-    _, guest = await service.join(room.code, name="Bob", player_id=None)
-    await service.start(room.code, token=host)
+    _, _, guest = await Tables(service).join(room.code, name="Bob", player_id=None)
+    await Tables(service).start(room.code, token=host)
     return service, store, room.code, [host, guest]
 
 

@@ -20,6 +20,7 @@ from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions, Seat
 from app.rooms.public import room_listing
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.runtime import store_for
 from app.store.base import RoomStore
 from tests.app.conftest import MakeSettings, base_settings
@@ -155,11 +156,11 @@ async def test_the_clock_plays_a_late_persons_move_with_the_fair_ai_at_the_deadl
 ) -> None:
     ai = LevelsAsked()
     service = service_on(store, ai, timeout_level="easy", disconnect_grace_seconds=0.0)
-    room, ann = await service.create(
+    room, ann = await Tables(service).create(
         name="Ann", player_id=None, options=turn_options(seats=2, move_seconds=HOUR)
     )
-    _, bea = await service.join(room.code, name="Bea", player_id=None)
-    await service.start(room.code, token=ann)
+    _, _, bea = await Tables(service).join(room.code, name="Bea", player_id=None)
+    await Tables(service).start(room.code, token=ann)
     dealt = await service.load(room.code)
     assert dealt is not None and dealt.game is not None
     late = dealt.game.to_act[0]
@@ -204,12 +205,12 @@ async def test_nobody_connected_ai_seats_move_after_their_pause_and_nobody_is_ma
     the person's moves are played at each deadline, and a person who left (their grace long
     spent) is never marked away."""
     service = service_on(store, ai_pause_seconds=30.0, disconnect_grace_seconds=5.0)
-    room, ann = await service.create(
+    room, ann = await Tables(service).create(
         name="Ann", player_id=None, options=turn_options(seats=2, move_seconds=HOUR)
     )
-    await service.add_bot(room.code, token=ann, level="easy")
+    await Tables(service).add_bot(room.code, token=ann, level="easy")
     await service.set_presence(room.code, hash_token(ann), connected=True)
-    await service.start(room.code, token=ann)
+    await Tables(service).start(room.code, token=ann)
     await service.set_presence(room.code, hash_token(ann), connected=False)
     ai_moves = clock_moves = 0
     while ai_moves < 3 or clock_moves < 3:
@@ -227,7 +228,7 @@ async def test_nobody_connected_ai_seats_move_after_their_pause_and_nobody_is_ma
         assert woken.room is not None, "the due move was made with nobody connected"
         ai_moves += ai_turn
         clock_moves += not ai_turn
-    assert service._ttl_of(woken.room) == service.settings.room_ttl_seconds
+    assert service.ttl_of(woken.room) == service.settings.room_ttl_seconds
 
 
 async def test_a_turn_based_game_in_play_keeps_the_whole_ttl(store: RoomStore) -> None:
@@ -238,4 +239,4 @@ async def test_a_turn_based_game_in_play_keeps_the_whole_ttl(store: RoomStore) -
         gone = [seat.model_copy(update={"disconnected_at": 1.0}) for seat in people(2)]
         room = started_room(gone, seed=3, mode=mode)
         assert not room.someone_here()
-        assert service._ttl_of(room) == ttl, mode
+        assert service.ttl_of(room) == ttl, mode

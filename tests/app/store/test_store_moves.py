@@ -14,6 +14,7 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.model import Room, RoomOptions, room_text
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.store.base import Commit
 from app.store.memory import MemoryRoomStore
 from tests.app.conftest import base_settings
@@ -60,15 +61,15 @@ async def test_every_reader_makes_the_movers_room_from_the_moves_appended() -> N
     movers = [_service(store), _service(store)]
     follower = _service(store)
     """Holds the room and reads each new move as a process serving the room would."""
-    room, host = await movers[0].create(
+    room, host = await Tables(movers[0]).create(
         name="Ann",
         player_id=None,
         options=RoomOptions(room_name="Moves", seats=3, turn_seconds=60, rounds=3),
     )
     tokens = [host]
     for name in ("Bob", "Cy"):
-        tokens.append((await movers[0].join(room.code, name=name, player_id=None))[1])
-    await movers[0].start(room.code, token=host)
+        tokens.append((await Tables(movers[0]).join(room.code, name=name, player_id=None))[2])
+    await Tables(movers[0]).start(room.code, token=host)
     first = store.steps
     latest = await follower.load(room.code)
     assert latest is not None
@@ -132,12 +133,12 @@ async def test_a_copy_held_from_before_a_failover_is_read_again_whole() -> None:
 
     store = MemoryRoomStore()
     lost, other = _service(store), _service(store)
-    room, host = await lost.create(
+    room, host = await Tables(lost).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Lost", seats=2)
     )
-    _, guest = await lost.join(room.code, name="Bob", player_id=None)
+    _, _, guest = await Tables(lost).join(room.code, name="Bob", player_id=None)
     tokens = [host, guest]
-    room = await lost.start(room.code, token=host)
+    room = await Tables(lost).start(room.code, token=host)
     before = copy.deepcopy(store._rooms[room.code])
 
     async def act(service: RoomService, room: Room, turn: int) -> Room:
@@ -164,11 +165,11 @@ async def test_moves_that_do_not_apply_to_the_held_copy_have_the_room_read_whole
 ) -> None:
     store = MemoryRoomStore()
     holder, other = _service(store), _service(store)
-    room, host = await holder.create(
+    room, host = await Tables(holder).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Held", seats=2)
     )
-    _, guest = await holder.join(room.code, name="Bob", player_id=None)
-    held = await holder.start(room.code, token=host)
+    _, _, guest = await Tables(holder).join(room.code, name="Bob", player_id=None)
+    held = await Tables(holder).start(room.code, token=host)
     seat, action = _move(held, 0)
     acted = await other.act(
         room.code,

@@ -18,6 +18,7 @@ from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.model import Room, RoomOptions
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.runtime import store_for
 from app.settings import Settings
 from app.store.base import RoomStore
@@ -174,12 +175,12 @@ async def turn_table(
         mode="turn",
         move_seconds=MOVE_SECONDS,
     )
-    room, token = await service.create(name=host, player_id=guest(host), options=options)
+    room, token = await Tables(service).create(name=host, player_id=guest(host), options=options)
     tokens = [token]
     for name in guests:
-        _, seat_token = await service.join(room.code, name=name, player_id=guest(name))
+        _, _, seat_token = await Tables(service).join(room.code, name=name, player_id=guest(name))
         tokens.append(seat_token)
-    await service.start(room.code, token=token)
+    await Tables(service).start(room.code, token=token)
     return Table(room.code, tokens)
 
 

@@ -15,6 +15,7 @@ from app.rooms.due import DueWork
 from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions, room_of_text
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from tests.app.conftest import REDIS_URL
 from tests.app.turns.conftest import (
     MOVE_SECONDS,
@@ -70,11 +71,11 @@ async def test_every_move_of_a_turn_based_game_is_written_through(world: World) 
 
 async def test_a_live_table_is_not_kept_in_the_database(world: World) -> None:
     process = await world.process()
-    room, host = await process.service.create(
+    room, host = await Tables(process.service).create(
         name="Ann", player_id=guest("Ann"), options=RoomOptions(room_name="Now", seats=2)
     )
-    await process.service.add_bot(room.code, token=host, level="easy")
-    await process.service.start(room.code, token=host)
+    await Tables(process.service).add_bot(room.code, token=host, level="easy")
+    await Tables(process.service).start(room.code, token=host)
     world.clock.advance(PARK_AFTER + 1)
     await process.keeper.look(process.hub)
     assert await world.archive.room(room.code) is None
@@ -265,18 +266,18 @@ async def test_a_player_sits_in_a_limited_number_of_turn_based_games(world: Worl
     tables = [await turn_table(process.service) for _ in range(limit)]
     turn = RoomOptions(room_name="One more", mode="turn", seats=2)
     with pytest.raises(RoomError) as refused:
-        await process.service.create(name="Ann", player_id=guest("Ann"), options=turn)
+        await Tables(process.service).create(name="Ann", player_id=guest("Ann"), options=turn)
     assert refused.value.code == "too_many_turn_games" and refused.value.status == 429
 
-    other, _ = await process.service.create(name="Di", player_id=guest("Di"), options=turn)
+    other, _ = await Tables(process.service).create(name="Di", player_id=guest("Di"), options=turn)
     with pytest.raises(RoomError) as refused:
-        await process.service.join(other.code, name="Bea", player_id=guest("Bea"))
+        await Tables(process.service).join(other.code, name="Bea", player_id=guest("Bea"))
     assert refused.value.code == "too_many_turn_games"
     live = RoomOptions(room_name="Live", seats=2)
-    await process.service.create(name="Ann", player_id=guest("Ann"), options=live)
+    await Tables(process.service).create(name="Ann", player_id=guest("Ann"), options=live)
 
     await finish(world, process.service, tables[0], random.Random(9))
-    await process.service.create(name="Ann", player_id=guest("Ann"), options=turn)
+    await Tables(process.service).create(name="Ann", player_id=guest("Ann"), options=turn)
 
 
 @pytest.mark.redis

@@ -16,6 +16,7 @@ from app.rooms.errors import RoomError
 from app.rooms.model import Room, RoomOptions
 from app.rooms.scheduler import Scheduler
 from app.rooms.service import RoomService
+from app.rooms.tables import Tables
 from app.store.base import Commit, StoreEvent
 from app.store.memory import MemoryRoomStore, _Entry
 from app.ws.hub import Hub
@@ -81,7 +82,7 @@ def _service(store: MemoryRoomStore) -> RoomService:
 
 
 async def _room(service: RoomService) -> tuple[str, str]:
-    room, host = await service.create(
+    room, host = await Tables(service).create(
         name="Ann", player_id=None, options=RoomOptions(room_name="Reads", seats=3)
     )
     return room.code, host
@@ -90,9 +91,9 @@ async def _room(service: RoomService) -> tuple[str, str]:
 async def _started(service: RoomService) -> tuple[str, list[str], Room]:
     """A room of three with its game started: code, seat tokens, the room."""
     code, host = await _room(service)
-    _, guest = await service.join(code, name="Bob", player_id=None)
-    _, third = await service.join(code, name="Cy", player_id=None)
-    return code, [host, guest, third], await service.start(code, token=host)
+    _, _, guest = await Tables(service).join(code, name="Bob", player_id=None)
+    _, _, third = await Tables(service).join(code, name="Cy", player_id=None)
+    return code, [host, guest, third], await Tables(service).start(code, token=host)
 
 
 async def _act(
@@ -140,7 +141,7 @@ async def test_another_processs_commit_is_read_once_and_fanned_out() -> None:
     async with _hub(here, code) as (_, listener):
         await _settle(lambda: listener.versions == [1])
         reads = here.reads
-        await there.join(code, name="Bob", player_id=None)
+        await Tables(there).join(code, name="Bob", player_id=None)
         await _settle(lambda: listener.versions == [1, 2])
         assert here.reads == reads + 1
 
@@ -155,7 +156,7 @@ async def test_commits_announced_during_a_read_are_caught_up_with_one_more_read(
         # announced meanwhile.
         await _settle(lambda: here.reads == 1)
         for name in ("Bob", "Cy"):
-            await there.join(code, name=name, player_id=None)
+            await Tables(there).join(code, name=name, player_id=None)
         await asyncio.sleep(0.05)
         assert here.reads == 1, "one read at a time per room"
         here.gate.set()
@@ -215,7 +216,7 @@ async def test_an_unknown_version_announced_during_a_read_has_the_room_read_agai
         store.announce(code, 0)
         await _settle(lambda: here.reads == reads + 1)  # has read version 1, held
         store.quiet = True
-        await there.join(code, name="Bob", player_id=None)
+        await Tables(there).join(code, name="Bob", player_id=None)
         store.announce(code, 0)
         here.gate.set()
         await _settle(lambda: listener.versions == [1, 2])
