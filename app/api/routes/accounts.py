@@ -168,6 +168,22 @@ async def _join(session: SessionDep, account: Account, guest_id: UUID | None) ->
         )
 
 
+async def _sign_in_here(
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    signed: SignedIn | None,
+    account: Account,
+) -> AccountMe:
+    """Commit what signing in changed, end the session this device had (if any) and start one
+    for ``account``."""
+    await session.commit()
+    if signed is not None:
+        await account_store(request).close_session(signed.session)
+    await start_session(request, response, account_id=account.id)
+    return await _me(session, account)
+
+
 async def _count_ceremony(request: Request, runtime: RuntimeDep) -> None:
     await within_limit(
         request,
@@ -258,11 +274,7 @@ async def register(
         account_id=ceremony.account_id,
     )
     await accounts.add_passkey(session, passkey=_passkey_row(account.id, made, None))
-    await session.commit()
-    if signed is not None:
-        await account_store(request).close_session(signed.session)
-    await start_session(request, response, account_id=account.id)
-    return await _me(session, account)
+    return await _sign_in_here(request, response, session, signed, account)
 
 
 @router.post("/sign-in/options")
@@ -324,11 +336,7 @@ async def sign_in(
     if account is None:
         raise passkeys.passkey_refused()
     await _join(session, account, body.guest_id)
-    await session.commit()
-    if signed is not None:
-        await account_store(request).close_session(signed.session)
-    await start_session(request, response, account_id=account.id)
-    return await _me(session, account)
+    return await _sign_in_here(request, response, session, signed, account)
 
 
 @router.get("/me")
@@ -459,11 +467,7 @@ async def link_device(
             status=400,
         )
     await _join(session, account, body.guest_id)
-    await session.commit()
-    if signed is not None:
-        await account_store(request).close_session(signed.session)
-    await start_session(request, response, account_id=account.id)
-    return await _me(session, account)
+    return await _sign_in_here(request, response, session, signed, account)
 
 
 @router.post("/sign-out", status_code=status.HTTP_204_NO_CONTENT)
