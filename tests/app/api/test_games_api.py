@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -25,7 +25,7 @@ from app.main import create_app
 from app.rooms.recording import FinishedGame
 from app.settings import Settings
 from tests.app.db.finished_games import START, bot, person, played_game, scored_game
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied
 
 
 class Api:
@@ -48,14 +48,6 @@ class Api:
         response = await self.client.get(path, params=params)
         assert response.status_code == 200, response.text
         return response.json()
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
 
 
 @pytest.fixture

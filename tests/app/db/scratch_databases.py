@@ -19,10 +19,11 @@ from pathlib import Path
 import asyncpg
 from sqlalchemy import delete
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.migrate import upgrade
 from app.db.models import Base
-from app.db.session import create_engine
+from app.db.session import create_engine, create_session_factory
 from tests.conftest import need_service
 
 POSTGRES_URL = os.environ.get(
@@ -112,3 +113,13 @@ async def emptied(url: str) -> str:
     finally:
         await engine.dispose()
     return url
+
+
+@asynccontextmanager
+async def sessions_on(url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Sessions on ``url`` while in the block; the engine's connections are closed after."""
+    engine = create_engine(url)
+    try:
+        yield create_session_factory(engine)
+    finally:
+        await engine.dispose()

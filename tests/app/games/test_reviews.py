@@ -26,7 +26,7 @@ from app.rooms.recording import FinishedGame
 from engine.ai.review import review_game
 from tests.app.conftest import base_settings
 from tests.app.db.finished_games import bot, person, played_game
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied
 
 ROUNDS = 2
 """A small search budget: these tests prove the jobs, not the judgements."""
@@ -81,14 +81,6 @@ class Api:
                 update(GameReview).where(GameReview.game_id == game_id).values(**values)
             )
             await session.commit()
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
 
 
 def make_api(**settings: Any) -> Any:

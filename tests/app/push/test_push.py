@@ -9,7 +9,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from app.push.sender import PushSender
 from app.push.subscriptions import SubscriptionError, check_endpoint
 from engine.cards import Kind
 from tests.app.conftest import base_settings
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied
 from tests.app.live import bearer
 
 
@@ -116,14 +116,6 @@ class Device:
         )
         decoded: dict[str, Any] = json.loads(plain)
         return decoded
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
 
 
 @dataclass

@@ -8,7 +8,6 @@ Seconds are those of a test clock (``Clock``): the rooms' and the store's ``time
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,23 +26,12 @@ from app.rooms.due import DueWork
 from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions
 from app.rooms.service import RoomService
-from app.runtime import store_for
 from app.store.base import RoomStore, StoredRoom
+from tests.app.clock import Clock
 from tests.app.conftest import MakeSettings
 from tests.app.db.finished_games import bot, person, played_game
 from tests.app.live import ListRecorder, live_server
 from tests.app.queueing import Queued, queue_up
-
-
-class Clock:
-    """``time.time`` as the test moves it."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.now = time.time()
-        monkeypatch.setattr(time, "time", lambda: self.now)
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class CountedReads:
@@ -64,15 +52,6 @@ class CountedReads:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return Clock(monkeypatch)
-
-
-@pytest.fixture
-async def store(make_settings: MakeSettings) -> AsyncIterator[RoomStore]:
-    """The memory store, then (second run) a real Redis."""
-    made = store_for(make_settings())
-    await made.start()
-    yield made
-    await made.close()
 
 
 def service_on(store: RoomStore | CountedReads, **settings: Any) -> RoomService:
