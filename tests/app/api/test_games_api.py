@@ -19,13 +19,13 @@ from app.api.encoded import accepts_gzip
 from app.api.routes import games
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.games.replay import replay
 from app.main import create_app
 from app.rooms.recording import FinishedGame
 from app.settings import Settings
 from tests.app.db.finished_games import START, bot, person, played_game, scored_game
-from tests.app.db.scratch_databases import emptied
+from tests.app.db.scratch_databases import emptied, serve_sessions
 
 
 class Api:
@@ -55,12 +55,8 @@ async def api(shared_url: str) -> AsyncIterator[Api]:
     engine = create_engine(await emptied(shared_url))
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app()
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     transport = httpx.ASGITransport(app=app)
     # The app's runtime (its room store counts replays per address) runs for the test.
     async with (

@@ -17,13 +17,14 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import asyncpg
+from fastapi import FastAPI
 from sqlalchemy import delete
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.migrate import upgrade
 from app.db.models import Base
-from app.db.session import create_engine, create_session_factory
+from app.db.session import create_engine, create_session_factory, get_session
 from tests.conftest import need_service
 
 POSTGRES_URL = os.environ.get(
@@ -123,3 +124,13 @@ async def sessions_on(url: str) -> AsyncIterator[async_sessionmaker[AsyncSession
         yield create_session_factory(engine)
     finally:
         await engine.dispose()
+
+
+def serve_sessions(app: FastAPI, sessions: async_sessionmaker[AsyncSession]) -> None:
+    """Every request ``app`` serves takes its database session from ``sessions``."""
+
+    async def session() -> AsyncIterator[AsyncSession]:
+        async with sessions() as opened:
+            yield opened
+
+    app.dependency_overrides[get_session] = session

@@ -26,14 +26,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import PushKey, PushSubscription
 from app.db.repository import public_player_id
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from app.push.notices import Challenged, GameOver, YourMove
 from app.push.sender import PushSender
 from app.push.subscriptions import SubscriptionError, check_endpoint
 from engine.cards import Kind
 from tests.app.conftest import base_settings
-from tests.app.db.scratch_databases import emptied
+from tests.app.db.scratch_databases import emptied, serve_sessions
 from tests.app.live import bearer
 
 
@@ -149,10 +149,6 @@ async def server(shared_url: str) -> AsyncIterator[Server]:
     engine = create_engine(await emptied(shared_url))
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     settings = base_settings(
         push_allow_local_http=True,
         push_subscriptions_per_player=3,
@@ -162,7 +158,7 @@ async def server(shared_url: str) -> AsyncIterator[Server]:
         push_subscribes_per_minute=8,
     )
     app = create_app(settings, sessions=sessions)
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),

@@ -14,11 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.migrate import upgrade
 from app.db.recorder import DatabaseRecorder
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
@@ -30,6 +29,7 @@ from app.store.base import RoomStore, StoredRoom
 from tests.app.clock import Clock
 from tests.app.conftest import MakeSettings
 from tests.app.db.finished_games import bot, person, played_game
+from tests.app.db.scratch_databases import serve_sessions
 from tests.app.live import ListRecorder, live_server
 from tests.app.queueing import Queued, queue_up
 
@@ -265,12 +265,8 @@ async def practice_app(
     database = create_engine(url)
     sessions = create_session_factory(database)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app(make_settings(games_per_address=2, database_url=url))
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     async with app.router.lifespan_context(app):
         yield app, DatabaseRecorder(sessions)
     await database.dispose()
