@@ -168,6 +168,14 @@ async def _join(session: SessionDep, account: Account, guest_id: UUID | None) ->
         )
 
 
+async def _begin(request: Request, ceremony: Ceremony, options: dict[str, Any]) -> CeremonyOptions:
+    """Keep ``ceremony`` for its answer and give the browser its options with the id to send
+    back."""
+    return CeremonyOptions(
+        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
+    )
+
+
 async def _sign_in_here(
     request: Request,
     response: Response,
@@ -240,9 +248,7 @@ async def register_options(
         name=body.name,
         guest_player_id=guest_player_id,
     )
-    return CeremonyOptions(
-        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
-    )
+    return await _begin(request, ceremony, options)
 
 
 @router.post("/register", status_code=status.HTTP_201_CREATED)
@@ -283,9 +289,7 @@ async def sign_in_options(request: Request, runtime: RuntimeDep) -> CeremonyOpti
     await _count_ceremony(request, runtime)
     challenge, options = passkeys.sign_in_options(request, runtime.settings)
     ceremony = Ceremony(kind="sign_in", challenge=challenge, account_id="")
-    return CeremonyOptions(
-        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
-    )
+    return await _begin(request, ceremony, options)
 
 
 @router.post("/sign-in")
@@ -372,9 +376,7 @@ async def passkey_options(
         request, runtime.settings, account_id=account.id, name=account.name, existing=existing
     )
     ceremony = Ceremony(kind="add_passkey", challenge=challenge, account_id=account.id)
-    return CeremonyOptions(
-        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
-    )
+    return await _begin(request, ceremony, options)
 
 
 @router.post("/me/passkeys", status_code=status.HTTP_201_CREATED)
