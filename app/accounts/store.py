@@ -16,8 +16,6 @@ cluster), so the same calls serve one node or a cluster.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -26,6 +24,7 @@ from redis.asyncio import Redis, RedisCluster
 
 from app.settings import Settings
 from app.store.base import wall_clock
+from app.store.expiring import Sweeper
 
 SWEEP_SECONDS = 60.0
 """How often the memory store frees sessions and one-time records whose time ran out."""
@@ -94,9 +93,8 @@ class MemoryAccountStore:
     def __init__(
         self, *, sweep_seconds: float = SWEEP_SECONDS, clock: Callable[[], float] | None = None
     ) -> None:
-        self._sweep_seconds = sweep_seconds
         self._clock = clock or wall_clock
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper = Sweeper(self.sweep, seconds=sweep_seconds)
         self._sessions: dict[str, tuple[str, float]] = {}
         """Digest → (account id, until when)."""
         self._by_account: dict[str, set[str]] = {}
@@ -106,25 +104,15 @@ class MemoryAccountStore:
         """Key → (value, until when): held records and marks."""
 
     async def start(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
+        await self._sweeper.start()
 
     async def close(self) -> None:
-        sweeper, self._sweeper = self._sweeper, None
-        if sweeper is not None:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+        await self._sweeper.close()
 
     @property
     def entries(self) -> int:
         """Everything held: what the sweep keeps bounded."""
         return len(self._sessions) + len(self._once) + len(self._held)
-
-    async def _sweep_on_a_clock(self) -> None:
-        while True:
-            await asyncio.sleep(self._sweep_seconds)
-            self.sweep()
 
     def sweep(self) -> None:
         """Free the sessions and one-time records whose time ran out."""

@@ -11,13 +11,13 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from sqlalchemy import func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
+from app.db.conflicts import insert_on_conflict
 from app.db.models import Account, AccountGuest, Game, GameSeat, Player
 from app.games import ratings
 from app.rooms.recording import FinishedGame
@@ -58,7 +58,7 @@ async def record_game(session: AsyncSession, *, game: FinishedGame) -> bool:
     # A hint is the AI's help: a game in which any seat took one moves no rating.
     rated = ratings.counts_for_ratings(ai_levels) and not any(seat.hints for seat in game.players)
     inserted = await session.execute(
-        _insert_ignoring_duplicates(session, Game)
+        insert_on_conflict(session, Game)
         .values(
             id=game.game_id,
             room_code=game.room_code if game.visibility == "public" else None,
@@ -144,7 +144,7 @@ async def _lock_players(
     # Sorted, so that two games sharing players lock them in the same order.
     ids = sorted(names)
     await session.execute(
-        _insert_ignoring_duplicates(session, Player)
+        insert_on_conflict(session, Player)
         .values(
             [
                 {
@@ -183,16 +183,6 @@ def _ratings_before(
         else:
             before.append(ratings.Rating(mu=players[pid].mu, sigma=players[pid].sigma))
     return before
-
-
-def _insert_ignoring_duplicates(session: AsyncSession, model: type[Game] | type[Player]) -> Any:
-    """An INSERT that supports ``on_conflict_do_nothing`` on the session's database."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        return postgresql.insert(model)
-    if dialect == "sqlite":
-        return sqlite.insert(model)
-    raise NotImplementedError(f"finished games are stored in SQLite or Postgres, not {dialect}")
 
 
 async def get_game(session: AsyncSession, *, game_id: str) -> Game | None:

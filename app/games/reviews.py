@@ -24,9 +24,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.conflicts import insert_on_conflict
 from app.db.models import Game, GameReview
 from app.rooms.ai import AiRunner
 from app.rooms.errors import RoomError
@@ -155,9 +155,7 @@ class ReviewJobs:
             "finished_at": None,
         }
         if row is None:
-            dialect = session.get_bind().dialect.name
-            insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-            statement = insert(GameReview).values(
+            statement = insert_on_conflict(session, GameReview).values(
                 game_id=game_id, attempt=1, created_at=now, **fields
             )
             inserted = await session.execute(

@@ -9,14 +9,13 @@ the index of games in play, from which the live list is paged."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from app.matchmaking.model import Placement, TicketId, Waiting
 from app.store.base import wall_clock
+from app.store.expiring import Sweeper
 
 PLACEMENT_SECONDS = 120
 """How long a placement waits for its player's process to read it."""
@@ -120,9 +119,8 @@ class MemoryMatchStore:
         games_kept_seconds: float = GAMES_KEPT_SECONDS,
     ) -> None:
         self._clock = clock or wall_clock
-        self._sweep_seconds = sweep_seconds
         self._games_kept_seconds = games_kept_seconds
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper = Sweeper(self.sweep, seconds=sweep_seconds)
         self._waiting: dict[str, dict[TicketId, Waiting]] = {}
         self._seen: dict[TicketId, float] = {}
         self._taken: dict[str, dict[TicketId, tuple[float, Waiting]]] = {}
@@ -132,20 +130,10 @@ class MemoryMatchStore:
         self._games: dict[str, tuple[float, GameEntry]] = {}
 
     async def start(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
+        await self._sweeper.start()
 
     async def close(self) -> None:
-        sweeper, self._sweeper = self._sweeper, None
-        if sweeper is not None:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-
-    async def _sweep_on_a_clock(self) -> None:
-        while True:
-            await asyncio.sleep(self._sweep_seconds)
-            self.sweep()
+        await self._sweeper.close()
 
     @property
     def entries(self) -> int:

@@ -16,9 +16,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.conflicts import insert_on_conflict
 from app.db.models import PushKey
 from app.settings import Settings
 
@@ -92,7 +92,7 @@ async def load_keys(settings: Settings, sessions: async_sessionmaker[AsyncSessio
         kept = await session.scalar(select(PushKey).where(PushKey.id == 1))
         if kept is None:
             fresh = make_keys()
-            insert = (postgresql.insert if _is_postgres(session) else sqlite.insert)(PushKey)
+            insert = insert_on_conflict(session, PushKey)
             await session.execute(
                 insert.values(
                     id=1,
@@ -105,7 +105,3 @@ async def load_keys(settings: Settings, sessions: async_sessionmaker[AsyncSessio
             kept = await session.scalar(select(PushKey).where(PushKey.id == 1))
         assert kept is not None
         return keys_from(kept.private_key, kept.public_key)
-
-
-def _is_postgres(session: AsyncSession) -> bool:
-    return session.get_bind().dialect.name == "postgresql"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from app.store.base import Commit, StoredRoom, StoreEvent, wall_clock
+from app.store.expiring import Sweeper
 
 _MAX_HIT_KEYS = 10_000
 """Rate-limit counters kept before ended windows are swept out, between two sweeps."""
@@ -36,9 +36,8 @@ class MemoryRoomStore:
     def __init__(
         self, *, sweep_seconds: float = SWEEP_SECONDS, clock: Callable[[], float] | None = None
     ) -> None:
-        self._sweep_seconds = sweep_seconds
         self._clock = clock or wall_clock
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper = Sweeper(self.sweep, seconds=sweep_seconds)
         self._rooms: dict[str, _Entry] = {}
         self._wake: dict[str, float] = {}
         self._listed: dict[str, tuple[float, str]] = {}
@@ -54,15 +53,10 @@ class MemoryRoomStore:
         self._events: asyncio.Queue[StoreEvent] = asyncio.Queue()
 
     async def start(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
+        await self._sweeper.start()
 
     async def close(self) -> None:
-        sweeper, self._sweeper = self._sweeper, None
-        if sweeper is not None:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+        await self._sweeper.close()
 
     @property
     def rooms_in_memory(self) -> int:
@@ -82,11 +76,6 @@ class MemoryRoomStore:
             + len(self._hits)
             + sum(len(members) for members in self._held.values())
         )
-
-    async def _sweep_on_a_clock(self) -> None:
-        while True:
-            await asyncio.sleep(self._sweep_seconds)
-            self.sweep()
 
     def sweep(self) -> None:
         """Free every expired room with its chat and index entries (also those of a room read

@@ -8,12 +8,11 @@ version, and its players' rows when that wrote."""
 from __future__ import annotations
 
 import zlib
-from typing import Any
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.conflicts import insert_on_conflict
 from app.db.models import TurnGame, TurnPlayer
 from app.store.base import wall_clock
 from app.turns.archive import ArchivedRoom
@@ -21,16 +20,6 @@ from app.turns.records import TurnRecord
 
 LEVEL = 3
 """zlib's level for a room's text: the fastest levels compress JSON almost as well."""
-
-
-def _insert(session: AsyncSession, model: type[TurnGame] | type[TurnPlayer]) -> Any:
-    """An INSERT that supports ``on_conflict_do_update`` on the session's database."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        return postgresql.insert(model)
-    if dialect == "sqlite":
-        return sqlite.insert(model)
-    raise NotImplementedError(f"turn-based games are kept in SQLite or Postgres, not {dialect}")
 
 
 class DatabaseTurnArchive:
@@ -117,7 +106,7 @@ class DatabaseTurnArchive:
 async def save_record(session: AsyncSession, record: TurnRecord, *, now: float) -> None:
     """Write ``record`` in the session's transaction (``DatabaseTurnArchive.save``; the bench
     writes many in one)."""
-    insert = _insert(session, TurnGame).values(
+    insert = insert_on_conflict(session, TurnGame).values(
         code=record.code,
         version=record.version,
         room=zlib.compress(record.text.encode(), LEVEL),
@@ -149,7 +138,7 @@ async def save_record(session: AsyncSession, record: TurnRecord, *, now: float) 
     )
     if written.first() is None or not record.players:
         return
-    players = _insert(session, TurnPlayer).values(
+    players = insert_on_conflict(session, TurnPlayer).values(
         [
             {"code": record.code, "seat": seat, "player_id": player}
             for seat, player in record.players

@@ -1,16 +1,20 @@
-"""Fixtures for the server tests: settings for each room store, and a Redis that is really there."""
+"""Fixtures for the server tests: settings for each room store, the store itself, and a Redis
+that is really there."""
 
 from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
 import redis
 
+from app.runtime import store_for
 from app.settings import Settings
+from app.store.base import RoomStore
+from tests.app.db.scratch_databases import KINDS, shared_migrated_database
 from tests.app.redis_target import RedisTarget
 from tests.conftest import need_service
 from tests.redis_cluster import RedisCluster
@@ -76,6 +80,26 @@ def make_settings(request: pytest.FixtureRequest) -> MakeSettings:
         return base_settings(redis_url=REDIS_URL, redis_prefix=prefix, **overrides)
 
     return with_redis
+
+
+@pytest.fixture
+async def store(make_settings: MakeSettings) -> AsyncIterator[RoomStore]:
+    """The room store of ``make_settings``, started: the memory store, then (second run) a real
+    Redis. A module with a store of another kind names its own ``store``."""
+    made = store_for(make_settings())
+    await made.start()
+    yield made
+    await made.close()
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def shared_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A migrated database (SQLite, then a real Postgres) that a module's tests share, each
+    emptying it first (``emptied``): creating one per test would cost half a second each."""
+    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
+        yield url
 
 
 @pytest.fixture(params=["redis", "cluster"])

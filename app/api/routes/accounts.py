@@ -168,6 +168,30 @@ async def _join(session: SessionDep, account: Account, guest_id: UUID | None) ->
         )
 
 
+async def _begin(request: Request, ceremony: Ceremony, options: dict[str, Any]) -> CeremonyOptions:
+    """Keep ``ceremony`` for its answer and give the browser its options with the id to send
+    back."""
+    return CeremonyOptions(
+        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
+    )
+
+
+async def _sign_in_here(
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    signed: SignedIn | None,
+    account: Account,
+) -> AccountMe:
+    """Commit what signing in changed, end the session this device had (if any) and start one
+    for ``account``."""
+    await session.commit()
+    if signed is not None:
+        await account_store(request).close_session(signed.session)
+    await start_session(request, response, account_id=account.id)
+    return await _me(session, account)
+
+
 async def _count_ceremony(request: Request, runtime: RuntimeDep) -> None:
     await within_limit(
         request,
@@ -224,9 +248,7 @@ async def register_options(
         name=body.name,
         guest_player_id=guest_player_id,
     )
-    return CeremonyOptions(
-        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
-    )
+    return await _begin(request, ceremony, options)
 
 
 @router.post("/register", status_code=status.HTTP_201_CREATED)
@@ -258,11 +280,7 @@ async def register(
         account_id=ceremony.account_id,
     )
     await accounts.add_passkey(session, passkey=_passkey_row(account.id, made, None))
-    await session.commit()
-    if signed is not None:
-        await account_store(request).close_session(signed.session)
-    await start_session(request, response, account_id=account.id)
-    return await _me(session, account)
+    return await _sign_in_here(request, response, session, signed, account)
 
 
 @router.post("/sign-in/options")
@@ -271,9 +289,7 @@ async def sign_in_options(request: Request, runtime: RuntimeDep) -> CeremonyOpti
     await _count_ceremony(request, runtime)
     challenge, options = passkeys.sign_in_options(request, runtime.settings)
     ceremony = Ceremony(kind="sign_in", challenge=challenge, account_id="")
-    return CeremonyOptions(
-        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
-    )
+    return await _begin(request, ceremony, options)
 
 
 @router.post("/sign-in")
@@ -324,11 +340,7 @@ async def sign_in(
     if account is None:
         raise passkeys.passkey_refused()
     await _join(session, account, body.guest_id)
-    await session.commit()
-    if signed is not None:
-        await account_store(request).close_session(signed.session)
-    await start_session(request, response, account_id=account.id)
-    return await _me(session, account)
+    return await _sign_in_here(request, response, session, signed, account)
 
 
 @router.get("/me")
@@ -364,9 +376,7 @@ async def passkey_options(
         request, runtime.settings, account_id=account.id, name=account.name, existing=existing
     )
     ceremony = Ceremony(kind="add_passkey", challenge=challenge, account_id=account.id)
-    return CeremonyOptions(
-        ceremony=await passkeys.begin(account_store(request), ceremony), options=options
-    )
+    return await _begin(request, ceremony, options)
 
 
 @router.post("/me/passkeys", status_code=status.HTTP_201_CREATED)
@@ -459,11 +469,7 @@ async def link_device(
             status=400,
         )
     await _join(session, account, body.guest_id)
-    await session.commit()
-    if signed is not None:
-        await account_store(request).close_session(signed.session)
-    await start_session(request, response, account_id=account.id)
-    return await _me(session, account)
+    return await _sign_in_here(request, response, session, signed, account)
 
 
 @router.post("/sign-out", status_code=status.HTTP_204_NO_CONTENT)

@@ -163,6 +163,19 @@ async def _count(
         )
 
 
+async def _count_lookup(runtime: Runtime, request: Request, me: str) -> None:
+    """Count one lookup of a player (by name or by friend link): both share one limit."""
+    settings = runtime.settings
+    await _count(
+        runtime,
+        request,
+        me,
+        what="lookups",
+        per_account=settings.friend_lookups_per_minute,
+        per_address=settings.friend_lookups_per_address,
+    )
+
+
 async def _seated(runtime: Runtime, code: str, token: str) -> Room:
     """The room ``code`` where ``token`` holds a seat; one refusal for every other case."""
     normalized = normalize_room_code(code)
@@ -341,15 +354,7 @@ async def find_player(
     request: Request,
 ) -> PlayerFound:
     """The player whose display name is exactly ``name``."""
-    settings = runtime.settings
-    await _count(
-        runtime,
-        request,
-        me.account_id,
-        what="lookups",
-        per_account=settings.friend_lookups_per_minute,
-        per_address=settings.friend_lookups_per_address,
-    )
+    await _count_lookup(runtime, request, me.account_id)
     found = await service.find_by_name(session, me=me.account_id, name=name)
     return PlayerFound(id=found.id, name=found.name)
 
@@ -369,15 +374,7 @@ async def follow_link(
     request: Request,
 ) -> PlayerFound:
     """The player whose friend link this is."""
-    settings = runtime.settings
-    await _count(
-        runtime,
-        request,
-        me.account_id,
-        what="lookups",
-        per_account=settings.friend_lookups_per_minute,
-        per_address=settings.friend_lookups_per_address,
-    )
+    await _count_lookup(runtime, request, me.account_id)
     found = await service.find_by_link(session, me=me.account_id, code=code)
     return PlayerFound(id=found.id, name=found.name)
 
@@ -478,10 +475,7 @@ async def accept_invitation(
     invitation: InvitationInPath, me: Me, session: SessionDep, request: Request
 ) -> Accepted:
     """The table's code, to join it by the usual path; the host sees it accepted."""
-    code, host = await service.answer(
-        session, me=me.account_id, invitation_id=invitation, accept=True
-    )
-    await presence.panel_changed(account_store(request), me.account_id, host)
+    code = await _answer(invitation, me, session, request, accept=True)
     return Accepted(code=code)
 
 
@@ -489,8 +483,16 @@ async def accept_invitation(
 async def decline_invitation(
     invitation: InvitationInPath, me: Me, session: SessionDep, request: Request
 ) -> Response:
-    _, host = await service.answer(
-        session, me=me.account_id, invitation_id=invitation, accept=False
+    await _answer(invitation, me, session, request, accept=False)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+async def _answer(
+    invitation: str, me: SignedIn, session: AsyncSession, request: Request, *, accept: bool
+) -> str:
+    """Answer an invitation addressed to ``me`` and show the host the answer; the table's code."""
+    code, host = await service.answer(
+        session, me=me.account_id, invitation_id=invitation, accept=accept
     )
     await presence.panel_changed(account_store(request), me.account_id, host)
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return code

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from tests.app.accounts.helpers import BASE_URL, AccountsApi
 from tests.app.conftest import MakeSettings
-from tests.app.db.scratch_databases import emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied, serve_sessions, shared_migrated_database
 
 
 @pytest.fixture(scope="module")
@@ -30,12 +29,8 @@ async def accounts_api(
     engine = create_engine(await emptied(accounts_database))
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app(make_settings(database_url=accounts_database))
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),

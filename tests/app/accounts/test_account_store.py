@@ -92,6 +92,21 @@ async def test_the_memory_store_sweeps_what_ran_out() -> None:
     assert await store.close_sessions("ann") == 0
 
 
+async def test_the_started_memory_store_sweeps_on_its_clock() -> None:
+    now = [1000.0]
+    store = MemoryAccountStore(sweep_seconds=0.01, clock=lambda: now[0])
+    await store.start()
+    try:
+        await store.keep_once("k", "v", seconds=10)
+        now[0] += 11
+        # Nothing announces a sweep (it is the clock's own work): look until it has run.
+        async with asyncio.timeout(5):
+            while store.entries:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+    finally:
+        await store.close()
+
+
 async def test_held_records_are_read_many_at_once_until_their_time_runs_out(
     store: AccountStore,
 ) -> None:

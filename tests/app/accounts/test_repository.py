@@ -4,7 +4,7 @@ guest id kept by its public digest only; a guest signing in brings its history, 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import delete, func, select
@@ -16,25 +16,28 @@ from app.db import repository
 from app.db.models import Account, AccountGuest, Game, GameSeat, Player
 from app.db.recorder import DatabaseRecorder
 from app.db.repository import public_player_id
-from app.db.session import create_engine, create_session_factory
 from app.text import TextRefused
 from tests.app.db.finished_games import START, bot, person, played_game
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
+from tests.app.db.scratch_databases import emptied, sessions_on
 
 
 @pytest.fixture
 async def sessions(shared_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = create_engine(await emptied(shared_url))
-    yield create_session_factory(engine)
-    await engine.dispose()
+    async with sessions_on(await emptied(shared_url)) as sessions:
+        yield sessions
+
+
+async def ann_on_two_devices(
+    sessions: async_sessionmaker[AsyncSession],
+) -> tuple[Account, str, str]:
+    """Ann's account, made on her laptop's guest and joined by her phone's: (the account, the
+    laptop's guest id, the phone's)."""
+    laptop, phone = str(uuid.uuid4()), str(uuid.uuid4())
+    async with sessions() as session:
+        account = await create_account(session, name="Ann", player_id=public_player_id(laptop))
+        assert await join_guest(session, account=account, player_id=public_player_id(phone))
+        await session.commit()
+    return account, laptop, phone
 
 
 async def test_an_account_takes_over_its_guest(
@@ -177,11 +180,7 @@ async def test_a_guest_signing_in_brings_its_games_and_rating_once(
 async def test_a_guest_with_no_games_joins_and_its_first_game_counts_for_the_account(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
-    laptop, phone = str(uuid.uuid4()), str(uuid.uuid4())
-    async with sessions() as session:
-        account = await create_account(session, name="Ann", player_id=public_player_id(laptop))
-        assert await join_guest(session, account=account, player_id=public_player_id(phone))
-        await session.commit()
+    account, _, phone = await ann_on_two_devices(sessions)
     game = played_game([person(0, "Ann", phone), bot(1, "easy")], seed=5)
     await DatabaseRecorder(sessions).record(game)
     async with sessions() as session:
@@ -210,11 +209,7 @@ async def test_a_guest_plays_for_one_account_only(
 async def test_a_game_recorded_under_a_joined_guest_moves_at_its_next_sign_in(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
-    laptop, phone = str(uuid.uuid4()), str(uuid.uuid4())
-    async with sessions() as session:
-        account = await create_account(session, name="Ann", player_id=public_player_id(laptop))
-        assert await join_guest(session, account=account, player_id=public_player_id(phone))
-        await session.commit()
+    account, laptop, phone = await ann_on_two_devices(sessions)
     # A game the phone finished while its joining committed: recorded under the guest itself
     # (its recording read the guests before the join was committed).
     game = played_game([person(0, "Ann", phone), person(1, "Bea")], seed=7)

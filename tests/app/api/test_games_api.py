@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -19,13 +19,13 @@ from app.api.encoded import accepts_gzip
 from app.api.routes import games
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.games.replay import replay
 from app.main import create_app
 from app.rooms.recording import FinishedGame
 from app.settings import Settings
 from tests.app.db.finished_games import START, bot, person, played_game, scored_game
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied, serve_sessions
 
 
 class Api:
@@ -50,25 +50,13 @@ class Api:
         return response.json()
 
 
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
-
-
 @pytest.fixture
 async def api(shared_url: str) -> AsyncIterator[Api]:
     engine = create_engine(await emptied(shared_url))
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app()
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     transport = httpx.ASGITransport(app=app)
     # The app's runtime (its room store counts replays per address) runs for the test.
     async with (

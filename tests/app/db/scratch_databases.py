@@ -17,12 +17,14 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import asyncpg
+from fastapi import FastAPI
 from sqlalchemy import delete
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.migrate import upgrade
 from app.db.models import Base
-from app.db.session import create_engine
+from app.db.session import create_engine, create_session_factory, get_session
 from tests.conftest import need_service
 
 POSTGRES_URL = os.environ.get(
@@ -112,3 +114,23 @@ async def emptied(url: str) -> str:
     finally:
         await engine.dispose()
     return url
+
+
+@asynccontextmanager
+async def sessions_on(url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Sessions on ``url`` while in the block; the engine's connections are closed after."""
+    engine = create_engine(url)
+    try:
+        yield create_session_factory(engine)
+    finally:
+        await engine.dispose()
+
+
+def serve_sessions(app: FastAPI, sessions: async_sessionmaker[AsyncSession]) -> None:
+    """Every request ``app`` serves takes its database session from ``sessions``."""
+
+    async def session() -> AsyncIterator[AsyncSession]:
+        async with sessions() as opened:
+            yield opened
+
+    app.dependency_overrides[get_session] = session

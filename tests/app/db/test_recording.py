@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
 from finished_games import START, bot, person, played_game, scored_game
-from scratch_databases import KINDS, emptied, shared_migrated_database
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -17,14 +16,7 @@ from app.db.models import Game, GameSeat, Player
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory
 from app.games import ratings
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
+from tests.app.db.scratch_databases import emptied, sessions_on
 
 
 @pytest.fixture
@@ -34,9 +26,8 @@ async def database_url(shared_url: str) -> str:
 
 @pytest.fixture
 async def sessions(database_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = create_engine(database_url)
-    yield create_session_factory(engine)
-    await engine.dispose()
+    async with sessions_on(database_url) as sessions:
+        yield sessions
 
 
 async def count(sessions: async_sessionmaker[AsyncSession], model: type[object]) -> int:

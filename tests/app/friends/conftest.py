@@ -13,12 +13,12 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from app.settings import Settings
 from tests.app.accounts.helpers import TestAccount, app_account_store, make_account, same_site
 from tests.app.conftest import MakeSettings
-from tests.app.db.scratch_databases import emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied, serve_sessions, shared_migrated_database
 
 BASE_URL = "http://test"
 
@@ -103,12 +103,8 @@ async def friends_api(
     engine = create_engine(await emptied(friends_database))
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app(make_settings(database_url=friends_database))
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     api = FriendsApi(app, sessions, httpx.ASGITransport(app=app))
     async with app.router.lifespan_context(app):
         try:

@@ -11,15 +11,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from app.rooms.recording import FinishedGame
 from tests.app.conftest import base_settings
-from tests.app.db.scratch_databases import KINDS, migrated_database
+from tests.app.db.scratch_databases import KINDS, migrated_database, serve_sessions
 from tests.app.live import bearer, connect_client, create_room, live_server, play_out
 
 ANN, BOB = str(uuid.uuid4()), str(uuid.uuid4())
@@ -71,12 +70,8 @@ async def test_a_room_game_is_stored_rated_and_replayed(
     engine = create_engine(database_url)
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app(base_settings())
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     try:
         recorder = DatabaseRecorder(sessions)
         await recorder.record(room_game)

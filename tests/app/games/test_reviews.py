@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import engine
 from app.db.models import GameReview
 from app.db.recorder import DatabaseRecorder
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.games import reviews
 from app.main import create_app
 from app.rooms.credentials import hash_token
@@ -26,7 +26,7 @@ from app.rooms.recording import FinishedGame
 from engine.ai.review import review_game
 from tests.app.conftest import base_settings
 from tests.app.db.finished_games import bot, person, played_game
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied, serve_sessions
 
 ROUNDS = 2
 """A small search budget: these tests prove the jobs, not the judgements."""
@@ -83,28 +83,16 @@ class Api:
             await session.commit()
 
 
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
-
-
 def make_api(**settings: Any) -> Any:
     @pytest.fixture
     async def api(shared_url: str) -> AsyncIterator[Api]:
         engine = create_engine(await emptied(shared_url))
         sessions = create_session_factory(engine)
 
-        async def session() -> AsyncIterator[AsyncSession]:
-            async with sessions() as opened:
-                yield opened
-
         app = create_app(
             base_settings(**{"review_rounds": ROUNDS, "review_workers": 0, **settings})
         )
-        app.dependency_overrides[get_session] = session
+        serve_sessions(app, sessions)
         transport = httpx.ASGITransport(app=app)
         async with (
             app.router.lifespan_context(app),

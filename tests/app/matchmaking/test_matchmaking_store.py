@@ -3,6 +3,7 @@ caller, a lease that runs out puts its players back, a player waits in one queue
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -249,3 +250,19 @@ async def test_matched_players_leave_nothing_in_the_memory_store() -> None:
     clock.now += 301
     store.sweep()
     assert store.entries == 0
+
+
+async def test_the_started_memory_store_sweeps_on_its_clock() -> None:
+    clock = Clock()
+    store = MemoryMatchStore(clock=clock.time, sweep_seconds=0.01)
+    await store.start()
+    try:
+        await store.report_online("process-1", 3, now=clock.now)
+        assert store.entries == 1
+        clock.now += 301
+        # Nothing announces a sweep (it is the clock's own work): look until it has run.
+        async with asyncio.timeout(5):
+            while store.entries:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+    finally:
+        await store.close()

@@ -9,7 +9,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import PushKey, PushSubscription
 from app.db.repository import public_player_id
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from app.push.notices import Challenged, GameOver, YourMove
 from app.push.sender import PushSender
@@ -34,7 +34,7 @@ from app.push.subscriptions import SubscriptionError, check_endpoint
 from app.runtime import store_for
 from engine.cards import Kind
 from tests.app.conftest import REDIS_URL, base_settings
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied, serve_sessions
 from tests.app.live import bearer
 
 
@@ -119,14 +119,6 @@ class Device:
         return decoded
 
 
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
-
-
 @dataclass
 class Server:
     client: httpx.AsyncClient
@@ -158,10 +150,6 @@ async def server(shared_url: str) -> AsyncIterator[Server]:
     engine = create_engine(await emptied(shared_url))
     sessions = create_session_factory(engine)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     settings = base_settings(
         push_allow_local_http=True,
         push_subscriptions_per_player=3,
@@ -171,7 +159,7 @@ async def server(shared_url: str) -> AsyncIterator[Server]:
         push_subscribes_per_minute=8,
     )
     app = create_app(settings, sessions=sessions)
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),

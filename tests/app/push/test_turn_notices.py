@@ -8,7 +8,6 @@ import random
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,8 @@ from app.rooms.tables import Tables
 from app.runtime import store_for
 from app.store.base import RoomStore
 from engine.cards import INFO, Kind
-from tests.app.conftest import MakeSettings, base_settings
+from tests.app.clock import Clock
+from tests.app.conftest import base_settings
 from tests.app.live import ListRecorder
 from tests.app.tables import started_room
 from tests.app.turn_play import challenged, chosen, legal_for, next_room
@@ -241,27 +241,6 @@ async def test_a_move_is_told_once_a_version_however_often_its_person_leaves(
         assert told.sent[-1][0] == other, "the next seat, away, is told at the move"
 
 
-class Clock:
-    """``time.time`` as the test moves it."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.now = 1_800_000_000.0
-        monkeypatch.setattr(time, "time", lambda: self.now)
-
-    def advance_to(self, when: float) -> None:
-        assert when >= self.now
-        self.now = when
-
-
-@pytest.fixture
-async def store(make_settings: MakeSettings) -> AsyncIterator[RoomStore]:
-    """The memory store, then (second run) a real Redis."""
-    made = store_for(make_settings())
-    await made.start()
-    yield made
-    await made.close()
-
-
 def service_on(store: RoomStore, **settings: Any) -> RoomService:
     return RoomService(
         store=store,
@@ -338,7 +317,7 @@ async def test_a_four_seat_turn_based_game_over_three_days(
     Cy never comes. Every one of Cy's moves is played by the clock at its deadline, the seat
     stays his; the AI moves after its pause whoever is there; each push goes to the one person
     it is for, only while they are away, and holds nothing hidden; the game ends."""
-    clock = Clock(monkeypatch)
+    clock = Clock(monkeypatch, now=1_800_000_000.0)
     deals = random.Random(2024)
     monkeypatch.setattr(secrets, "randbits", deals.getrandbits)
     service = service_on(store, ai_pause_seconds=20.0, timeout_level="easy")

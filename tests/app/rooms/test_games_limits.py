@@ -8,18 +8,16 @@ Seconds are those of a test clock (``Clock``): the rooms' and the store's ``time
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.migrate import upgrade
 from app.db.recorder import DatabaseRecorder
-from app.db.session import create_engine, create_session_factory, get_session
+from app.db.session import create_engine, create_session_factory
 from app.main import create_app
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
@@ -28,23 +26,13 @@ from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions
 from app.rooms.service import RoomService
 from app.rooms.tables import Tables
-from app.runtime import store_for
 from app.store.base import RoomStore, StoredRoom
+from tests.app.clock import Clock
 from tests.app.conftest import MakeSettings
 from tests.app.db.finished_games import bot, person, played_game
+from tests.app.db.scratch_databases import serve_sessions
 from tests.app.live import ListRecorder, live_server
 from tests.app.queueing import Queued, queue_up
-
-
-class Clock:
-    """``time.time`` as the test moves it."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.now = time.time()
-        monkeypatch.setattr(time, "time", lambda: self.now)
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class CountedReads:
@@ -65,15 +53,6 @@ class CountedReads:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return Clock(monkeypatch)
-
-
-@pytest.fixture
-async def store(make_settings: MakeSettings) -> AsyncIterator[RoomStore]:
-    """The memory store, then (second run) a real Redis."""
-    made = store_for(make_settings())
-    await made.start()
-    yield made
-    await made.close()
 
 
 def service_on(store: RoomStore | CountedReads, **settings: Any) -> RoomService:
@@ -287,12 +266,8 @@ async def practice_app(
     database = create_engine(url)
     sessions = create_session_factory(database)
 
-    async def session() -> AsyncIterator[AsyncSession]:
-        async with sessions() as opened:
-            yield opened
-
     app = create_app(make_settings(games_per_address=2, database_url=url))
-    app.dependency_overrides[get_session] = session
+    serve_sessions(app, sessions)
     async with app.router.lifespan_context(app):
         yield app, DatabaseRecorder(sessions)
     await database.dispose()

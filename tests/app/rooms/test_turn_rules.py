@@ -5,8 +5,6 @@ nobody connected."""
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
@@ -21,9 +19,9 @@ from app.rooms.model import RoomOptions, Seat
 from app.rooms.public import room_listing
 from app.rooms.service import RoomService
 from app.rooms.tables import Tables
-from app.runtime import store_for
 from app.store.base import RoomStore
-from tests.app.conftest import MakeSettings, base_settings
+from tests.app.clock import Clock
+from tests.app.conftest import base_settings
 from tests.app.live import ListRecorder
 from tests.app.tables import people, started_room
 from tests.app.turn_play import challenged, chosen, legal_for, played_until
@@ -31,29 +29,9 @@ from tests.app.turn_play import challenged, chosen, legal_for, played_until
 HOUR = 3600
 
 
-class Clock:
-    """``time.time`` as the test moves it."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.now = 1_800_000_000.0
-        monkeypatch.setattr(time, "time", lambda: self.now)
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    return Clock(monkeypatch)
-
-
-@pytest.fixture
-async def store(make_settings: MakeSettings) -> AsyncIterator[RoomStore]:
-    """The memory store, then (second run) a real Redis."""
-    made = store_for(make_settings())
-    await made.start()
-    yield made
-    await made.close()
+    return Clock(monkeypatch, now=1_800_000_000.0)
 
 
 class LevelsAsked(AiRunner):

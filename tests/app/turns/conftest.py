@@ -4,16 +4,15 @@ a real Postgres), with a clock the test moves."""
 from __future__ import annotations
 
 import random
-import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
-from app.db.session import create_engine, create_session_factory
 from app.rooms.ai import AiRunner
 from app.rooms.credentials import hash_token
 from app.rooms.model import Room, RoomOptions
@@ -24,24 +23,14 @@ from app.settings import Settings
 from app.store.base import RoomStore
 from app.turns.database import DatabaseTurnArchive
 from app.turns.keeper import TurnKeeper
+from tests.app.clock import Clock
 from tests.app.conftest import MakeSettings, base_settings
-from tests.app.db.scratch_databases import KINDS, emptied, shared_migrated_database
+from tests.app.db.scratch_databases import emptied, sessions_on
 from tests.app.live import ListRecorder
 from tests.redis_cluster import RedisCluster
 
 MOVE_SECONDS = 3600
 PARK_AFTER = 300.0
-
-
-class Clock:
-    """``time.time`` as the test sets it: every store and the service read it."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.now = time.time()
-        monkeypatch.setattr(time, "time", lambda: self.now)
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @dataclass
@@ -105,27 +94,28 @@ class World:
         self.shared_store = None
 
 
-@pytest.fixture(scope="module", params=KINDS)
-def shared_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    with shared_migrated_database(request.param, tmp_path_factory.mktemp("turns")) as url:
-        yield url
+@asynccontextmanager
+async def world_on(
+    settings: Settings, shared_url: str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[World]:
+    """A ``World`` with ``settings`` on the emptied database; its processes' stores closed
+    after."""
+    async with sessions_on(await emptied(shared_url)) as sessions:
+        made = World(settings, sessions, Clock(monkeypatch))
+        try:
+            yield made
+        finally:
+            for store in made.stores:
+                await store.close()
 
 
 @pytest.fixture
 async def world(
     make_settings: MakeSettings, shared_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[World]:
-    engine_ = create_engine(await emptied(shared_url))
     settings = make_settings(park_after_seconds=PARK_AFTER, turn_games_per_player=3)
-    made = World(settings, create_session_factory(engine_), Clock(monkeypatch))
-    try:
+    async with world_on(settings, shared_url, monkeypatch) as made:
         yield made
-    finally:
-        for store in made.stores:
-            await store.close()
-        await engine_.dispose()
 
 
 @pytest.fixture
@@ -136,20 +126,14 @@ async def cluster_world(
     monkeypatch: pytest.MonkeyPatch,
 ) -> AsyncIterator[World]:
     """``world`` on the session's Redis Cluster."""
-    engine_ = create_engine(await emptied(shared_url))
     settings = base_settings(
         redis_url=redis_cluster.url,
         redis_prefix=cluster_prefix,
         redis_cluster=True,
         park_after_seconds=PARK_AFTER,
     )
-    made = World(settings, create_session_factory(engine_), Clock(monkeypatch))
-    try:
+    async with world_on(settings, shared_url, monkeypatch) as made:
         yield made
-    finally:
-        for store in made.stores:
-            await store.close()
-        await engine_.dispose()
 
 
 def guest(name: str) -> str:

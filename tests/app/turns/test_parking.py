@@ -16,6 +16,7 @@ from app.rooms.errors import RoomError
 from app.rooms.model import RoomOptions, room_of_text
 from app.rooms.service import RoomService
 from app.rooms.tables import Tables
+from app.turns.archive import ArchivedRoom
 from tests.app.conftest import REDIS_URL
 from tests.app.turns.conftest import (
     MOVE_SECONDS,
@@ -47,6 +48,19 @@ async def parked(world: World, table: Table) -> Process:
     assert archived is not None and archived.parked
     assert not await in_store(process.service, table.code)
     return process
+
+
+async def parked_table(
+    world: World, *, guests: tuple[str, ...] = ("Bea",)
+) -> tuple[Table, ArchivedRoom]:
+    """A table made on a first process and parked (``parked``), with what the database holds of
+    it."""
+    first = await world.process()
+    table = await turn_table(first.service, guests=guests)
+    await parked(world, table)
+    archived = await world.archive.room(table.code)
+    assert archived is not None
+    return table, archived
 
 
 async def finish(world: World, service: RoomService, table: Table, rng: random.Random) -> None:
@@ -117,11 +131,7 @@ async def test_a_parked_game_is_brought_back_by_a_connection(world: World) -> No
 
 
 async def test_a_parked_game_is_read_where_it_is_by_peek(world: World) -> None:
-    first = await world.process()
-    table = await turn_table(first.service)
-    await parked(world, table)
-    archived = await world.archive.room(table.code)
-    assert archived is not None
+    table, archived = await parked_table(world)
 
     later = await world.process()
     room = await later.service.peek(table.code)
@@ -133,11 +143,7 @@ async def test_a_parked_game_is_read_where_it_is_by_peek(world: World) -> None:
 
 
 async def test_a_parked_games_deadlines_are_applied_once_by_two_processes(world: World) -> None:
-    first = await world.process()
-    table = await turn_table(first.service, guests=("Bea", "Cy"))
-    await parked(world, table)
-    archived = await world.archive.room(table.code)
-    assert archived is not None
+    table, archived = await parked_table(world, guests=("Bea", "Cy"))
     before = room_of_text(archived.text)
     assert before.game is not None
 
@@ -159,11 +165,7 @@ async def test_a_parked_games_deadlines_are_applied_once_by_two_processes(world:
 
 
 async def test_a_parked_game_outlives_a_flush_of_the_store(world: World) -> None:
-    first = await world.process()
-    table = await turn_table(first.service)
-    await parked(world, table)
-    archived = await world.archive.room(table.code)
-    assert archived is not None
+    table, archived = await parked_table(world)
 
     if world.settings.redis_url:
         with redis.Redis.from_url(REDIS_URL) as client:
