@@ -335,6 +335,9 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
         "CASH_STASH_WS_MESSAGES_PER_SECOND": "1000",
         "CASH_STASH_WS_MESSAGES_PER_ADDRESS_PER_SECOND": "1000000",
         "CASH_STASH_WS_MESSAGES_PER_ADDRESS_BURST": "1000000",
+        # Each connection's first state is a whole one, budgeted per address: 2 a second.
+        "CASH_STASH_WS_WHOLE_STATES_PER_SECOND": "1000000",
+        "CASH_STASH_WS_WHOLE_STATES_BURST": "1000000",
         "CASH_STASH_DISCONNECT_GRACE_SECONDS": "3600",
         "CASH_STASH_LOG_LEVEL": "warning",
         "CASH_STASH_METRICS_TOKEN": METRICS_TOKEN,

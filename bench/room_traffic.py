@@ -10,6 +10,10 @@ Reported per game and over all of them, with the commands by name::
 
     python bench/room_traffic.py --games 5
     python bench/room_traffic.py --games 3 --cluster
+    python bench/room_traffic.py --games 3 --cluster --turn-based
+
+Its people are never connected, so a live table's clocks wait and a move in play seldom moves
+the room's wake time; a turn-based table's clock runs with nobody here, and each turn moves it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ if str(ROOT) not in sys.path:
 import engine  # noqa: E402
 from app.rooms.ai import AiRunner  # noqa: E402
 from app.rooms.credentials import hash_token  # noqa: E402
-from app.rooms.model import RoomOptions  # noqa: E402
+from app.rooms.model import RoomMode, RoomOptions  # noqa: E402
 from app.rooms.recording import FinishedGame  # noqa: E402
 from app.rooms.service import RoomService  # noqa: E402
 from app.rooms.tables import Tables  # noqa: E402
@@ -54,7 +58,7 @@ def _difference(a: RedisStep, b: RedisStep) -> RedisStep:
     )
 
 
-async def play(backing: Backing, seed: int) -> tuple[int, RedisStep]:
+async def play(backing: Backing, seed: int, mode: RoomMode) -> tuple[int, RedisStep]:
     """One game from the deal to its end: its moves, and Redis's work per move."""
     prefix = f"bench_traffic_{seed}:"
     store = RedisRoomStore(backing.url, prefix=prefix, cluster=backing.cluster)
@@ -64,7 +68,9 @@ async def play(backing: Backing, seed: int) -> tuple[int, RedisStep]:
     rng = random.Random(seed)
     try:
         room, host = await Tables(service).create(
-            name="Ann", player_id=None, options=RoomOptions(room_name="Bench", seats=4)
+            name="Ann",
+            player_id=None,
+            options=RoomOptions(room_name="Bench", seats=4, mode=mode),
         )
         tokens = [host]
         for name in ("Bob", "Cy", "Di"):
@@ -104,11 +110,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--cluster", action="store_true", help="a local Redis Cluster")
+    parser.add_argument("--turn-based", action="store_true", help="turn-based tables")
     args = parser.parse_args()
     results: list[tuple[int, RedisStep]] = []
     with redis_for_run(args) as backing:
         for game in range(args.games):
-            results.append(asyncio.run(play(backing, args.seed + game)))
+            mode: RoomMode = "turn" if args.turn_based else "live"
+            results.append(asyncio.run(play(backing, args.seed + game, mode)))
     print(f"{'game':>6}  {'moves':>5}  {'commands':>8}  {'bytes in':>8}  (per move)")
     for number, (moves, step) in enumerate(results, 1):
         print(_line(str(number), moves, step))

@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
@@ -30,7 +31,6 @@ from app.rooms.model import MAX_SEATS, MIN_SEATS, Room, RoomOptions, Seat
 from app.rooms.tables import Tables
 from app.settings import Settings
 from app.store.base import STORE_ERRORS
-from app.ws.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -104,13 +104,21 @@ class QueueMetrics:
         )
 
 
+class Dealt(Protocol):
+    """Where a table this matcher deals goes once committed: the process's hub
+    (``app/ws/hub.py``), which fans it out and tells the index of games in play. Named here, so
+    that matchmaking does not import the WebSocket layer that imports it."""
+
+    def committed(self, room: Room) -> None: ...
+
+
 class Matchmaker:
     def __init__(
         self,
         *,
         store: MatchStore,
         tables: Tables,
-        hub: Hub,
+        hub: Dealt,
         settings: Settings,
         rating_of: RatingOf,
         metrics: QueueMetrics | None = None,

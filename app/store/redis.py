@@ -11,11 +11,16 @@ indexes only what changed: the room's hash remembers its wake time and whether i
 waiting, so a move in play costs the script four commands (``HMGET``, ``HSET``, ``PUBLISH``,
 and a ``ZADD`` when the wake time moves; ``bench/room_traffic.py``). The time to live is renewed
 only once its extra is spent (``TTL_SLACK``). On a cluster the bucket lives on another shard,
-so its indexes are written by a second script right after the commit, and each index entry
-carries the room version it was written for: a late write of an older version never undoes a
-newer one. A wake time that comes earlier than the one indexed is written to the index before
-the commit, so a process that dies between the two writes leaves the room woken early (the
-scheduler then puts its true wake time back: ``settle_wake``), never forgotten.
+so the commit script says what a second script must then write there, from what the room
+remembers in the same way: nothing for a move in play whose wake time stays, the wake time
+alone when it moves, every entry while the room is (or was just) listed or waiting. Each
+bucket write carries the room version it was made for: a late write of an older version never
+undoes a newer one. A wake time that comes earlier than the one indexed is written to the index
+before the commit, so a process that dies between the two writes leaves the room woken early
+(the scheduler then puts its true wake time back: ``settle_wake``), never forgotten; a write of
+every entry is remembered by the room until its writer confirms it, and the room's next commit
+(from any process) writes every entry again while it is not, so a stale listing lasts no longer
+than it did when every commit wrote every entry.
 
 Announcements go to the room's own channel, inside the commit script: sharded pub/sub on a
 cluster (``SPUBLISH``, which stays on the room's shard), a plain channel on one node. A process
@@ -61,10 +66,13 @@ def _script(name: str, *uses: str) -> Script:
 
 _COMMIT_ONE_NODE = _script("commit_one_node", "write_room")
 _COMMIT_ROOM = _script("commit_room", "write_room")
-_INDEX = _script("index")
+_INDEX = _script("index", "written_for")
+_INDEX_WAKE = _script("index_wake", "written_for")
+_CONFIRM_INDEX = _script("confirm_index")
 _LOAD = _script("load")
 _READ_BACK = _script("read_back")
 _SETTLE_WAKE = _script("settle_wake")
+_SETTLED_WAKE = _script("settled_wake")
 _SETTLE_WAKE_ONE_NODE = _script("settle_wake_one_node")
 _CHAT = _script("chat")
 _LISTED = _script("listed")
@@ -79,6 +87,10 @@ _HOLD = _script("hold")
 _RESTORE_ONE_NODE = _script("restore_one_node")
 _RESTORE_ROOM = _script("restore_room")
 _DROP_ROOM = _script("drop_room")
+
+_NOTHING_TO_INDEX, _WAKE_TO_INDEX, _EVERY_ENTRY_TO_INDEX = 1, 2, 3
+"""What a cluster's commit script (``scripts/commit_room.lua``) says its bucket needs: nothing,
+the wake time alone, or every entry (0: the version moved)."""
 
 TTL_SLACK = 8
 """A room is set to live its time to live and an ``1/TTL_SLACK`` more, and that is sent again
@@ -108,8 +120,9 @@ def bucket_of(code: str) -> int:
 class RedisRoomStore:
     """Per room (under its tag): a hash (``v`` its version, ``s`` and ``data`` its snapshot,
     compressed, ``m<n>`` each move since; ``x`` until when it was set to live, ``c`` if it has
-    a chat list, and on one node ``w`` and ``i``, its wake time and listed and waiting flags as
-    its indexes hold them), a list of its last chat messages, a channel. Per bucket (under its
+    a chat list, ``w`` and ``i``, its wake time and listed and waiting flags as its indexes
+    were asked to hold them, and on a cluster ``p``, the version whose write of every index
+    entry is not confirmed yet), a list of its last chat messages, a channel. Per bucket (under its
     tag): the wake sorted set, the public list (a sorted set by expiry and a hash of
     listings), the waiting sorted set, and on a cluster the version each room's entries were
     written for."""
@@ -270,15 +283,31 @@ class RedisRoomStore:
         if not self.cluster:
             del index_keys["indexed"]  # the room's own version says which version wrote them
             keys, args = _COMMIT_ONE_NODE.bound(room_keys | index_keys, room_args | index_args)
-            return await self._commit_room(commit, data, _COMMIT_ONE_NODE, keys, args)
+            return bool(await self._commit_room(commit, data, _COMMIT_ONE_NODE, keys, args))
         wake = index_keys["wake"]
         if commit.wake_at is not None and (
             commit.previous_wake_at is None or commit.wake_at < commit.previous_wake_at
         ):
             await self._nodes.call(wake, "ZADD", wake, "LT", wake_at, commit.code, retry=True)
-        keys, args = _COMMIT_ROOM.bound(room_keys, room_args)
-        if not await self._commit_room(commit, data, _COMMIT_ROOM, keys, args):
+        keys, args = _COMMIT_ROOM.bound(room_keys, room_args | index_args)
+        to_index = await self._commit_room(commit, data, _COMMIT_ROOM, keys, args)
+        if not to_index:
             return False
+        if to_index == _NOTHING_TO_INDEX:
+            return True
+        if to_index == _WAKE_TO_INDEX:
+            await self._nodes.run(
+                _INDEX_WAKE,
+                {"wake": wake, "indexed": index_keys["indexed"]},
+                {
+                    "code": commit.code,
+                    "version": str(commit.version),
+                    "wake_at": wake_at,
+                    "ttl": ttl,
+                },
+                retry=True,
+            )
+            return True
         await self._nodes.run(
             _INDEX,
             index_keys,
@@ -292,6 +321,9 @@ class RedisRoomStore:
                 "ttl": ttl,
             },
             retry=True,
+        )
+        await self._nodes.run(
+            _CONFIRM_INDEX, {"room": room_keys["room"]}, {"version": commit.version}, retry=True
         )
         return True
 
@@ -337,10 +369,11 @@ class RedisRoomStore:
 
     async def _commit_room(
         self, commit: Commit, data: str, script: Script, keys: list[str], args: list[str | int]
-    ) -> bool:
-        """Run the commit script, which writes ``data`` (the commit's data as stored); when
-        its answer is lost, read the room back to learn whether it was written (never guessed),
-        and send it again if it was not."""
+    ) -> int:
+        """Run the commit script, which writes ``data`` (the commit's data as stored); its
+        answer (0: not written). When the answer is lost, read the room back to learn whether
+        it was written (never guessed), and send it again if it was not; written, its indexes
+        get every entry (what the script said is lost with its answer)."""
         replicas, wait_ms = self._wait
         then: tuple[tuple[str | int, ...], ...] = (("WAIT", replicas, wait_ms),) if replicas else ()
         deadline = time.monotonic() + _COMMAND_SECONDS
@@ -360,14 +393,14 @@ class RedisRoomStore:
                     retry=True,
                 )
                 if stored == data:
-                    return True
+                    return _EVERY_ENTRY_TO_INDEX
                 if version == str(commit.version - 1):
                     continue  # not written: send it again
-                return False
-            written = bool(replies[0])
-            if written and replicas and int(replies[-1]) < replicas:
+                return 0
+            answer = int(replies[0])
+            if answer and replicas and int(replies[-1]) < replicas:
                 self._unreplicated(int(replies[-1]))
-            return written
+            return answer
 
     async def _announce_after_ask(self, code: str, event: str) -> None:
         """A script that ran on a node importing the room's slot announced on that node, where
@@ -430,8 +463,13 @@ class RedisRoomStore:
             "wake_at": "" if wake_at is None else repr(wake_at),
         }
         if self.cluster:
-            keys = {"wake": index["wake"], "indexed": index["indexed"]}
-            await self._nodes.run(_SETTLE_WAKE, keys, args, retry=True)
+            # The room first: its next commit then compares with the time put back, or, had it
+            # moved on meanwhile, its own commit wrote (or kept) the entry.
+            room = {"room": self._room_key(code)}
+            remembered = {"version": args["version"], "wake_at": args["wake_at"]}
+            if await self._nodes.run(_SETTLED_WAKE, room, remembered, retry=True):
+                keys = {"wake": index["wake"], "indexed": index["indexed"]}
+                await self._nodes.run(_SETTLE_WAKE, keys, args, retry=True)
         else:
             keys = {"wake": index["wake"], "room": self._room_key(code)}
             await self._nodes.run(_SETTLE_WAKE_ONE_NODE, keys, args, retry=True)

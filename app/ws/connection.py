@@ -1,5 +1,6 @@
-"""One WebSocket connection: a reader that checks and handles messages; messages out go
-straight to the transport when nothing waits before them, else through a writer and its queue."""
+"""One WebSocket connection: a reader that checks and handles messages, and one way out for
+every message to the client (``Connection.deliver``): straight to the transport when nothing
+waits before it, else through a writer and its queue."""
 
 from __future__ import annotations
 
@@ -181,7 +182,7 @@ class Connection:
         self._refused = 0
         self.dropped = False
         """The queue overflowed: the client is too slow and must reconnect (and resync)."""
-        self._writer: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[int | None] | None = None
         self._reply_room = max(1, settings.ws_queue_size // 2)
         self._drained = LeanEvent()
 
@@ -194,31 +195,29 @@ class Connection:
         return self._token_hash
 
     def deliver(self, item: _Item) -> None:
+        """Send ``item`` to the client. Every message this connection sends goes out here, in
+        the order delivered: the states, the answers and errors, pongs, hints, chat, and the
+        goodbye when its seat is gone (``_write``). Written at once through ``send_now`` when
+        nothing waits before it and the transport takes it; else queued for the writer."""
         if self.dropped:
             return
         writer = self._writer
         if (
-            self._send_now is not None
-            and writer is not None
-            and not writer.done()
-            and not self._writing
-            and self._queue.empty()
+            self._send_now is None
+            or writer is None
+            or writer.done()
+            or self._writing
+            or not self._queue.empty()
         ):
-            self._deliver_now(item)
-        else:
             self._enqueue(item)
-
-    def _deliver_now(self, item: _Item) -> None:
-        """Nothing waits before ``item``: send it now, without the writer's task. What the
-        transport does not take (it is over its high-water mark) waits for the writer."""
-        assert self._send_now is not None
+            return
         try:
             texts = self._render(item)
         except _Removed:
-            self._enqueue(item)  # the writer ends the connection over it
+            self._enqueue(item)  # the writer says why and ends the connection
             return
         for index, text in enumerate(texts):
-            if not self._send_now(text):
+            if not self._send_now(text):  # over its high-water mark: the writer waits
                 for waiting in texts[index:]:
                     self._enqueue(waiting)
                 return
@@ -260,12 +259,8 @@ class Connection:
             if self.dropped:
                 close_code = CLOSE_TRY_AGAIN
             elif self._writer.done():
-                ended = self._writer.exception()
-                if isinstance(ended, _Removed):
-                    close_code = ended.close_code
-                    goodbye = error_message(*ended.error)
-                    with contextlib.suppress(RuntimeError, OSError):
-                        await self._websocket.send_text(encode(goodbye))
+                if self._writer.exception() is None:
+                    close_code = self._writer.result()  # its seat gone, the goodbye sent
             elif not reader.cancelled() and reader.exception() is None:
                 close_code = reader.result()
                 if close_code is not None:
@@ -290,21 +285,31 @@ class Connection:
             self._queue.put_nowait(None)
         await asyncio.wait({self._writer}, timeout=_FLUSH_SECONDS)
 
-    async def _write(self) -> None:
+    async def _write(self) -> int | None:
+        """The writer: sends what ``deliver`` queued, in order, each frame once the transport
+        takes it. Ends at ``_flush``'s end of the queue (None), or with the close code when the
+        seat is gone, once the goodbye that says why is sent."""
         while True:
             item = await self._queue.get()
             self._drained.set()
             if item is None:
-                return
+                return None
             self._writing = True
             try:
-                texts = self._render(item)
+                close_code: int | None = None
+                try:
+                    texts = self._render(item)
+                except _Removed as removed:
+                    close_code = removed.close_code
+                    texts = [encode(error_message(*removed.error))]
                 # Waiting for the next item must not keep this one (a whole room) alive.
                 del item
                 for text in texts:
                     await self._websocket.send_text(
                         text if isinstance(text, str) else text.decode()
                     )
+                if close_code is not None:
+                    return close_code
             finally:
                 self._writing = False
 

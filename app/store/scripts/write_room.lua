@@ -15,10 +15,11 @@
 -- untouched and at most ``keep``. ``ttl`` 0 keeps the room (``x`` 'kept'). The chat list
 -- (``c``: the room has one) follows the room.
 --
--- ``write_index``, if given, is called with the room's fields as read (``held``) and the
--- fields to write, to write the room's indexes and add what it remembers of them.
+-- ``write_index``, if given, is called with the room's fields as read (``held``: ``v``, ``s``,
+-- ``x``, ``c``, ``w``, ``i``, ``p``) and the fields to write, to write the room's indexes (or
+-- say what to write to them) and add what it remembers of them.
 local function write_room(room, chat, a, write_index)
-  local held = redis.call('HMGET', room, 'v', 's', 'x', 'c', 'w', 'i')
+  local held = redis.call('HMGET', room, 'v', 's', 'x', 'c', 'w', 'i', 'p')
   if (held[1] or '0') ~= a.expected then
     return false
   end

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator
 
@@ -227,6 +228,19 @@ async def test_a_wake_time_is_settled_unless_a_newer_version_indexed_its_own(
     # The next commit's wake time is the one version 2 had, before it was settled away.
     await store.commit(commit(3, code="AAAAAAAA", wake_at=120.0))
     assert await store.due(150.0) == (["AAAAAAAA"], 120.0)
+
+
+async def test_a_wake_time_settled_away_comes_back_with_the_next_commit_that_has_it(
+    store: RoomStore,
+) -> None:
+    """A store that sends its wake index only what changed compares with the time put back by
+    ``settle_wake``, not with the one the last commit asked for."""
+    await store.commit(commit(1, code="AAAAAAAA", wake_at=100.0))
+    await store.settle_wake("AAAAAAAA", 1, None)
+    assert await store.due(150.0) == ([], None)
+    again = dataclasses.replace(commit(2, code="AAAAAAAA", wake_at=100.0), previous_wake_at=100.0)
+    await store.commit(again)
+    assert await store.due(150.0) == (["AAAAAAAA"], 100.0)
 
 
 async def test_listed_rooms_follow_each_commit(store: RoomStore) -> None:

@@ -5,10 +5,13 @@ acknowledged is lost, and a process that watches the room hears it again."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
 
 import pytest
 
+from app.resp.nodes import Script
+from app.store import redis as redis_store
 from app.store.base import Commit, StoreEvent
 from app.store.redis import RedisRoomStore
 from tests.redis_cluster import RedisCluster
@@ -146,3 +149,89 @@ async def test_a_room_whose_slot_moves_during_play_loses_nothing(
     assert await writer.chat_lines(CODE) == ["said before the move"]
     heard = await _heard_up_to(events, acknowledged[-1])
     assert StoreEvent("resync", CODE) in heard, "the moved subscription was made again"
+
+
+def _index_writes(store: RedisRoomStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each of the store's writes to a bucket's indexes was for, in order: ``every``
+    entry (``scripts/index.lua``) or the ``wake`` time alone (``scripts/index_wake.lua``)."""
+    writes: list[str] = []
+    run = store._nodes.run
+
+    async def counted(
+        script: Script, keys: Mapping[str, str], args: Mapping[str, Any], *, retry: bool
+    ) -> Any:
+        if script is redis_store._INDEX:
+            writes.append("every")
+        elif script is redis_store._INDEX_WAKE:
+            writes.append("wake")
+        return await run(script, keys, args, retry=retry)
+
+    monkeypatch.setattr(store._nodes, "run", counted)
+    return writes
+
+
+def _dies_before_its_indexes(store: RedisRoomStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's process dies after the room's half of each commit, before its bucket's."""
+    run = store._nodes.run
+
+    async def dying(
+        script: Script, keys: Mapping[str, str], args: Mapping[str, Any], *, retry: bool
+    ) -> Any:
+        if script in (redis_store._INDEX, redis_store._INDEX_WAKE):
+            raise ConnectionError("the process died between the two halves")
+        return await run(script, keys, args, retry=retry)
+
+    monkeypatch.setattr(store._nodes, "run", dying)
+
+
+def _lobby(version: int, *, listed: bool, wake_at: float | None = None) -> Commit:
+    return Commit(
+        code=CODE,
+        version=version,
+        data="{}",
+        wake_at=wake_at,
+        listing='"listed"' if listed else None,
+        ttl_seconds=300,
+        waiting=listed,
+    )
+
+
+async def test_a_move_in_play_writes_its_bucket_only_when_its_wake_time_moves(
+    stores: tuple[RedisRoomStore, RedisRoomStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bucket is on another shard: a room listed or waiting (or just no longer) writes
+    every entry, a move in play only a wake time that moved, else nothing."""
+    _, store = stores
+    writes = _index_writes(store, monkeypatch)
+    assert await store.commit(_lobby(1, listed=True))
+    assert await store.commit(_lobby(2, listed=False))  # the game starts
+    assert await store.commit(_lobby(3, listed=False))
+    assert await store.commit(_lobby(4, listed=False, wake_at=100.0))
+    assert await store.commit(_lobby(5, listed=False, wake_at=100.0))
+    assert await store.commit(_lobby(6, listed=False))
+    assert writes == ["every", "every", "wake", "wake"]
+    assert await store.listed_rooms(offset=0, limit=10) == ([], 0)
+    assert await store.waiting_rooms() == 0
+    assert await store.due(150.0) == ([], None)
+
+
+async def test_a_process_dying_between_a_commits_halves_leaves_no_listing_past_the_next_commit(
+    stores: tuple[RedisRoomStore, RedisRoomStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room's half written, its bucket's not (twice in a row): the room remembers that
+    its entries were never confirmed, and its next commit, from another process, writes every
+    entry again although nothing of the listing changed in it."""
+    healthy, dying = stores
+    assert await healthy.commit(_lobby(1, listed=True))
+    _dies_before_its_indexes(dying, monkeypatch)
+    for version in (2, 3):
+        with pytest.raises(ConnectionError):
+            await dying.commit(_lobby(version, listed=False))
+        assert await healthy.listed_rooms(offset=0, limit=10) == (['"listed"'], 1), "stale"
+    writes = _index_writes(healthy, monkeypatch)
+    assert await healthy.commit(_lobby(4, listed=False))
+    assert writes == ["every"]
+    assert await healthy.listed_rooms(offset=0, limit=10) == ([], 0)
+    assert await healthy.waiting_rooms() == 0
+    assert await healthy.commit(_lobby(5, listed=False))
+    assert writes == ["every"], "confirmed: the next move writes nothing"

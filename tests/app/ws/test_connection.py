@@ -15,7 +15,7 @@ from app.rooms.model import Room, RoomOptions, Seat
 from app.rooms.service import RoomService
 from app.store.memory import MemoryRoomStore
 from app.transport.websocket import SEND_NOW
-from app.ws.connection import CLOSE_TRY_AGAIN, Connection
+from app.ws.connection import CLOSE_NO_SPECTATORS, CLOSE_TRY_AGAIN, Connection
 from app.ws.hub import Hub
 from app.ws.snapshot import Snapshot
 from tests.app.conftest import base_settings
@@ -290,3 +290,18 @@ async def test_a_resync_sends_the_room_and_the_whole_log_even_when_a_commit_come
     assert whole["view"]["log"] == json.loads(rooms[2].game.log if rooms[2].game else "")
     assert (delta["version"], delta["log_from"]) == (rooms[3].version, len(whole["view"]["log"]))
     serving.cancel()
+
+
+async def test_a_spectator_turned_away_is_told_why_in_order_then_closed() -> None:
+    """The goodbye takes the way every message takes (``Connection.deliver``): after what was
+    sent before it, and then the connection closes with its code."""
+    socket, connection, serving = await _serving_transport("Watched")
+    room = a_room("Watched")
+    connection.deliver(_renamed(room, 2))
+    closed = room.options.model_copy(update={"spectators": False})
+    connection.deliver(Snapshot(room.model_copy(update={"version": 3, "options": closed})))
+    await asyncio.wait_for(serving, 5)
+    assert [json.loads(text)["room"]["version"] for text in socket.sent[:2]] == [1, 2]
+    goodbye = json.loads(socket.sent[-1])
+    assert (goodbye["type"], goodbye["code"]) == ("error", "no_spectators")
+    assert len(socket.sent) == 3 and socket.closed_with == CLOSE_NO_SPECTATORS
