@@ -109,6 +109,19 @@ def _wait_until_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
         time.sleep(0.05)  # the process is still starting: there is no message to wait for yet
 
 
+SETTLED = """
+() => Promise.all(document.getAnimations()
+  .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+  .map((animation) => animation.finished.catch(() => null)))
+"""
+
+
+def settle(page: Page) -> None:
+    """Return once every flight of the last move has landed, so a screenshot shows the table
+    still (a card in flight covers the set it flies to)."""
+    page.evaluate(SETTLED)
+
+
 def screenshot(page: Page, name: str, *, full_page: bool = True, as_seen: bool = False) -> None:
     """Save a screenshot under test-artifacts/ (kept by CI; the README shows copies): from the
     top of the page, or with ``as_seen`` the window as the player sees it now."""

@@ -20,6 +20,7 @@ from tests.browser.harness import (
     create_room,
     play_until_over,
     screenshot,
+    settle,
 )
 from tests.browser.test_browser_review import REVIEW_WAIT_MS
 
@@ -55,14 +56,6 @@ def _open_review(page: Page, server: Server, reviewed: dict[str, str]) -> None:
     expect(moments.locator("button.decision").first).to_be_visible(timeout=REVIEW_WAIT_MS)
 
 
-SETTLED = """
-() => Promise.all(document.getAnimations()
-  .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-  .map((animation) => animation.finished.catch(() => null)))
-"""
-"""Resolves once every flight of the last move has landed (a screenshot shows the table still)."""
-
-
 @pytest.mark.timeout(480)  # two whole games and a review, on a shared machine
 def test_a_practice_game_ends_with_its_chart_and_no_dead_link(
     open_page: OpenPage, server: Server, reviewed: dict[str, str]
@@ -95,7 +88,7 @@ def test_a_practice_game_ends_with_its_chart_and_no_dead_link(
     expect(over.get_by_role("link", name="Watch the replay")).to_have_count(0)
     expect(over.get_by_role("link", name="Review this game")).to_have_count(0)
     expect(over.get_by_role("link", name="Lobby")).to_be_visible()
-    page.evaluate(SETTLED)
+    settle(page)
     screenshot(page, "practice-over", as_seen=True)
 
     # A reload keeps the chart (here on a phone): it is kept in the tab, not asked of a record.
@@ -103,7 +96,7 @@ def test_a_practice_game_ends_with_its_chart_and_no_dead_link(
     page.reload()
     expect(page.locator(".game-over svg.chart polyline")).to_have_count(2)
     expect(page.get_by_role("link", name="Watch the replay")).to_have_count(0)
-    page.evaluate(SETTLED)
+    settle(page)
     screenshot(page, "practice-over-phone", as_seen=True)
     assert failed == [], f"failed requests: {failed}"
     assert console == [], f"console errors: {console}"

@@ -15,6 +15,7 @@ from tests.browser.harness import (
     layout_checks,
     layout_problems,
     screenshot,
+    settle,
     watch_layout,
 )
 from tests.browser.test_browser_a11y import violations
@@ -96,6 +97,7 @@ def test_your_games_lists_turn_based_tables_the_one_waiting_for_you_first(
     daily = turn_based_table(page, server, room_name="Daily table", move_time="86400")
     expect(page.get_by_test_id("turn-note")).to_have_text("Turn-based · 1 day to move")
     expect(page.get_by_role("timer", name="Time left")).to_have_text(A_DAY_LEFT)
+    settle(page)
     screenshot(page, "turn-table-laptop", as_seen=True)
 
     turn_based_table(page, server, room_name="Friends, no hurry", move_time="none")
@@ -158,6 +160,7 @@ def test_a_turn_based_table_fits_a_phone_with_its_time_to_move(
     expect(page.get_by_test_id("turn-note")).to_have_text("Turn-based · 1 hour to move")
     an_hour_left = re.compile(r"^(1 h|59 min) left$")
     expect(page.get_by_role("timer", name="Time left")).to_have_text(an_hour_left)
+    settle(page)
     screenshot(page, "turn-table-phone", as_seen=True)
     assert layout_checks(page) > 0
     assert layout_problems(page) == []
