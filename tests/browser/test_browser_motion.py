@@ -645,7 +645,11 @@ async ([code, token]) => {
         return;
       }
       if (!view.to_act.includes(view.seat) || !message.legal.length) return;
-      const action = [...message.legal].sort((a, b) => rank(a) - rank(b))[0];
+      // One discard as soon as it is legal: the AI's own discards may fly in states the page
+      // drops (the AI plays without a pause here), so a game without Ann's showed none.
+      const discard = window.kinds.has("discard") ? undefined
+        : message.legal.find((legal) => legal.type === "discard");
+      const action = discard ?? [...message.legal].sort((a, b) => rank(a) - rank(b))[0];
       const { seat, ...rest } = action;
       socket.send({type: "act", ref: `autoplay-${refs++}`, version: message.version, action: rest});
     },
