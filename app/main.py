@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.accounts.store import AccountStore, account_store_for
 from app.api import health, metrics, rooms
 from app.api.body_limit import BodyLimit
+from app.api.byte_budget import ByteBudget
 from app.api.errors import ERROR_RESPONSES, answer_errors_plainly
 from app.api.headers import SECURITY_HEADERS
 from app.api.public_lists import PublicLists
@@ -33,6 +34,7 @@ from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
 from app.db.recorder import default_recorder
 from app.db.session import default_session_factory
+from app.friends.standings import Standings
 from app.logs import redact_server_logs
 from app.matchmaking.running import running_lobby
 from app.push.sender import running_push
@@ -94,6 +96,10 @@ def create_app(
             app.state.push = push_sender
             app.state.accounts = account_store
             app.state.lobby = lobby_life
+            app.state.friend_standings = Standings()
+            app.state.replay_budget = ByteBudget(
+                per_second=settings.replay_bytes_per_second, burst=settings.replay_burst_bytes
+            )
             app.state.lists = PublicLists(
                 store=runtime.service.store,
                 lobby=lobby_life,

@@ -289,7 +289,9 @@ class RoomService:
             written = await self.store.commit(commit)
             if written:
                 self._hold(new)
-                await self.keep_turn(new, text=None if step else commit.data)
+                await self.keep_turn(
+                    new, text=None if step else commit.data, wake_at=commit.wake_at
+                )
                 try:
                     await self._count_toward_ceiling(new, previous)
                 except STORE_ERRORS as error:
@@ -306,19 +308,23 @@ class RoomService:
             pending.settle()
         return written
 
-    async def keep_turn(self, room: Room, *, text: str | None = None) -> None:
+    async def keep_turn(
+        self, room: Room, *, text: str | None = None, wake_at: float | None = None
+    ) -> None:
         """Write a turn-based room's version, committed to the store, to the database before
-        it is answered (``text``: its ``room_text``, if made already); a game over and
-        recorded is let go. A database that does not answer is logged: the game goes on from
-        the store, and its next commit (or its parking) writes the newest version."""
+        it is answered (``text``: its ``room_text``, and ``wake_at`` its wake time, if worked
+        out already); a game over and recorded is let go. A database that does not answer is
+        logged: the game goes on from the store, and its next commit (or its parking) writes
+        the newest version."""
         if self.turns is None or room.options.mode != "turn" or room.status == "waiting":
             return
         try:
             if kept(room):
-                settings = self.settings
-                wake_at = room.wake_at(
-                    settings.disconnect_grace_seconds, settings.seat_open_seconds
-                )
+                if wake_at is None:
+                    settings = self.settings
+                    wake_at = room.wake_at(
+                        settings.disconnect_grace_seconds, settings.seat_open_seconds
+                    )
                 text = room_text(room) if text is None else text
                 await self.turns.save(turn_record(room, text=text, wake_at=wake_at))
             else:

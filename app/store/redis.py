@@ -29,7 +29,6 @@ subscribes only to the rooms it serves (``app/store/channels.py``)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -45,6 +44,7 @@ from app.resp.nodes import Nodes, Script
 from app.store import snapshots
 from app.store.base import STORE_ERRORS, Commit, StoredRoom, StoreEvent, wall_clock
 from app.store.channels import RoomChannels
+from app.store.expiring import Sweeper
 
 logger = logging.getLogger(__name__)
 
@@ -140,8 +140,7 @@ class RedisRoomStore:
     ) -> None:
         self._prefix = prefix
         self._clock = clock or wall_clock
-        self._sweep_seconds = sweep_seconds
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper = Sweeper(self._sweep_logged, seconds=sweep_seconds)
         self.cluster = cluster
         self._wait = (wait_replicas, wait_ms)
         """``WAIT`` for this many replicas (at most this long) after each commit: an
@@ -197,25 +196,20 @@ class RedisRoomStore:
 
     async def start(self) -> None:
         await self._nodes.start()
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_on_a_clock())
+        await self._sweeper.start()
 
     async def close(self) -> None:
-        sweeper, self._sweeper = self._sweeper, None
-        if sweeper is not None:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+        await self._sweeper.close()
         self._channels.close()
         self._nodes.close()
 
-    async def _sweep_on_a_clock(self) -> None:
-        while True:
-            await asyncio.sleep(self._sweep_seconds)
-            try:
-                await self.sweep()
-            except STORE_ERRORS as error:
-                logger.warning("expired index entries not swept (%s)", type(error).__name__)
+    async def _sweep_logged(self) -> None:
+        """``sweep``, on the clock: a store that does not answer is logged, and the next
+        sweep tries again."""
+        try:
+            await self.sweep()
+        except STORE_ERRORS as error:
+            logger.warning("expired index entries not swept (%s)", type(error).__name__)
 
     async def sweep(self) -> int:
         """Drop expired rooms' entries from every bucket's public list and waiting set; how

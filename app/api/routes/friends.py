@@ -14,8 +14,6 @@ store; and a page that sends back the ``version`` it was given is answered ``unc
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
@@ -27,11 +25,11 @@ from app.accounts.sessions import SignedIn, account_store, require_signed_in
 from app.api.deps import RuntimeDep, client_address
 from app.api.errors import Refusal
 from app.api.schemas import STRICT
-from app.db.models import Invitation
 from app.db.session import SessionDep
 from app.friends import presence, service
 from app.friends.errors import FriendError
 from app.friends.presence import Whereabouts
+from app.friends.standings import Standing, Standings
 from app.rooms.credentials import hash_token, normalize_room_code
 from app.rooms.model import Room
 from app.runtime import Runtime
@@ -192,32 +190,9 @@ def where_now(found: Whereabouts, mine: Whereabouts) -> WhereNow:
     return WhereNow(online=found.online, at_table=found.code is not None, code=shown)
 
 
-STANDINGS_KEPT = 10_000
-"""Accounts whose standing one process keeps (the least recently polled go first)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """What an account's panel shows that only the database knows, as of ``version``."""
-
-    version: str
-    """The account's mark in the live store when this was read."""
-    me: service.Someone
-    circle: service.Circle
-    incoming: list[tuple[Invitation, service.Someone]]
-    """Invitations waiting for the account's answer, each with its host."""
-    sent: list[tuple[Invitation, service.Someone]]
-    """Invitations sent lately, each with its guest."""
-    until: datetime
-    """Read anew after this: an invitation expires, or drops out of the recent ones, then."""
-
-
-def _standings(request: Request) -> OrderedDict[str, Standing]:
-    state = request.app.state
-    kept: OrderedDict[str, Standing] | None = getattr(state, "friend_standings", None)
-    if kept is None:
-        kept = state.friend_standings = OrderedDict()
-    return kept
+def _standings(request: Request) -> Standings:
+    standings: Standings = request.app.state.friend_standings
+    return standings
 
 
 async def _standing(request: Request, session: AsyncSession, runtime: Runtime, me: str) -> Standing:
@@ -225,10 +200,9 @@ async def _standing(request: Request, session: AsyncSession, runtime: Runtime, m
     recent = runtime.settings.invitation_seconds
     version = await presence.panel_version(account_store(request), me)
     kept = _standings(request)
-    standing = kept.get(me)
     now = datetime.now(UTC)
-    if standing is not None and standing.version == version and now < standing.until:
-        kept.move_to_end(me)
+    standing = kept.current(me, version=version, now=now)
+    if standing is not None:
         return standing
     found_me = await service.someone(session, me)
     if found_me is None:
@@ -245,10 +219,7 @@ async def _standing(request: Request, session: AsyncSession, runtime: Runtime, m
     standing = Standing(
         version=version, me=found_me, circle=circle, incoming=incoming, sent=sent, until=until
     )
-    kept[me] = standing
-    kept.move_to_end(me)
-    while len(kept) > STANDINGS_KEPT:
-        kept.popitem(last=False)
+    kept.keep(me, standing)
     return standing
 
 

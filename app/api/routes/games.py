@@ -33,7 +33,6 @@ from app.db.session import SessionDep
 from app.games.replay import replay
 from app.rooms.errors import RoomError
 from app.runtime import Runtime
-from app.settings import Settings
 
 router = APIRouter(
     prefix="/api/games",
@@ -172,14 +171,9 @@ def _encoded_replay(
     return Encoded.of(orjson.dumps(body))
 
 
-def _replay_budget(request: Request, settings: Settings) -> ByteBudget:
-    """The app's budget of replay bytes per address (made with the app's first replay)."""
-    state = request.app.state
-    budget: ByteBudget | None = getattr(state, "replay_budget", None)
-    if budget is None:
-        budget = state.replay_budget = ByteBudget(
-            per_second=settings.replay_bytes_per_second, burst=settings.replay_burst_bytes
-        )
+def _replay_budget(request: Request) -> ByteBudget:
+    """The app's budget of replay bytes per address (``app/main.py`` makes it)."""
+    budget: ByteBudget = request.app.state.replay_budget
     return budget
 
 
@@ -202,7 +196,7 @@ async def read_game(
     if matched is not None:
         return Response(status_code=304, headers={"ETag": matched, **REPLAY_HEADERS})
     body, etag, gzipped = answer.body_for(request.headers)
-    wait = _replay_budget(request, runtime.settings).spend(client_address(request), len(body))
+    wait = _replay_budget(request).spend(client_address(request), len(body))
     if wait:
         return JSONResponse(
             {

@@ -1,4 +1,4 @@
-"""The clock that sweeps a memory store (``Sweeper``): it sweeps while started, only once
+"""The clock that sweeps a store (``Sweeper``): it sweeps while started, only once
 however often it is started, and never after it is closed."""
 
 from __future__ import annotations
@@ -43,3 +43,28 @@ async def test_a_sweeper_never_started_closes_and_never_sweeps() -> None:
     await sweeper.close()
     await asyncio.sleep(0.03)
     assert sweeps == []
+
+
+async def test_an_async_sweep_is_awaited_on_each_tick() -> None:
+    """The Redis room store's sweep is a coroutine: each one runs to its end before the next."""
+    finished: list[None] = []
+    running = 0
+    overlapped = False
+    swept_twice = asyncio.Event()
+
+    async def sweep() -> None:
+        nonlocal running, overlapped
+        running += 1
+        overlapped = overlapped or running > 1
+        await asyncio.sleep(0.02)  # longer than the clock's period
+        running -= 1
+        finished.append(None)
+        if len(finished) == 2:
+            swept_twice.set()
+
+    sweeper = Sweeper(sweep, seconds=0.005)
+    await sweeper.start()
+    async with asyncio.timeout(5):
+        await swept_twice.wait()
+    await sweeper.close()
+    assert not overlapped

@@ -743,6 +743,27 @@ async def test_redis_sweep_drops_expired_rooms_from_every_buckets_lists(
         await store.close()
 
 
+@pytest.mark.redis
+async def test_redis_sweeps_its_lists_on_its_own_clock(redis_prefix: str) -> None:
+    """Started, the Redis store sweeps expired rooms' index entries by itself (the same
+    ``Sweeper`` as the memory stores'), with no reader and no call to ``sweep``."""
+    now = [1000.0]
+    store = RedisRoomStore(REDIS_URL, prefix=redis_prefix, clock=lambda: now[0], sweep_seconds=0.05)
+    await store.start()
+    try:
+        assert await store.commit(commit(1, code="SWEPT001", ttl=60, waiting=True))
+        assert await store.waiting_rooms() == 1
+        now[0] += 61
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+            waiting = [key for key in await client.keys(f"{redis_prefix}{{bucket-*}}:waiting")]
+            assert waiting
+            async with asyncio.timeout(5):
+                while sum([await client.zcard(key) for key in waiting]):  # noqa: ASYNC110
+                    await asyncio.sleep(0.05)
+    finally:
+        await store.close()
+
+
 async def test_a_room_is_restored_only_where_none_is_and_indexed(store: RoomStore) -> None:
     due = time.time() - 1
     assert await store.restore("PARKED01", version=7, data="{}", wake_at=due, ttl_seconds=60)
