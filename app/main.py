@@ -97,6 +97,7 @@ def create_app(
             app.state.accounts = account_store
             app.state.lobby = lobby_life
             app.state.friend_standings = Standings()
+            app.state.recent_replays = games.recent_replays()
             app.state.replay_budget = ByteBudget(
                 per_second=settings.replay_bytes_per_second, burst=settings.replay_burst_bytes
             )

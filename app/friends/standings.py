@@ -4,12 +4,12 @@ to its friends or invitations moves it) or an invitation's time passes."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
 from app.db.models import Invitation
 from app.friends import service
+from app.recent import Recent
 
 STANDINGS_KEPT = 10_000
 """Accounts whose standing one process keeps (the least recently polled go first)."""
@@ -31,27 +31,16 @@ class Standing:
     """Read anew after this: an invitation expires, or drops out of the recent ones, then."""
 
 
-class Standings:
-    """The standings one process keeps, at most ``kept`` of them, the least recently used
-    let go first. The app makes one at start-up (``app/main.py``)."""
+class Standings(Recent[str, Standing]):
+    """The standings one process keeps, by account, at most ``bound`` of them, the least
+    recently polled let go first. The app makes one at start-up (``app/main.py``)."""
 
-    def __init__(self, kept: int = STANDINGS_KEPT) -> None:
-        self.kept = kept
-        self._by_account: OrderedDict[str, Standing] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._by_account)
+    def __init__(self, bound: int = STANDINGS_KEPT) -> None:
+        super().__init__(bound)
 
     def current(self, account: str, *, version: str, now: datetime) -> Standing | None:
         """The account's standing if it is still the one at ``version`` and in time."""
-        standing = self._by_account.get(account)
+        standing = self.get(account)
         if standing is None or standing.version != version or now >= standing.until:
             return None
-        self._by_account.move_to_end(account)
         return standing
-
-    def keep(self, account: str, standing: Standing) -> None:
-        self._by_account[account] = standing
-        self._by_account.move_to_end(account)
-        while len(self._by_account) > self.kept:
-            self._by_account.popitem(last=False)

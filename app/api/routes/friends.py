@@ -219,7 +219,7 @@ async def _standing(request: Request, session: AsyncSession, runtime: Runtime, m
     standing = Standing(
         version=version, me=found_me, circle=circle, incoming=incoming, sent=sent, until=until
     )
-    kept.keep(me, standing)
+    kept.put(me, standing)
     return standing
 
 

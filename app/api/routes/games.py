@@ -13,7 +13,6 @@ kept replays included: sending one costs no replaying, but still costs its bytes
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -31,6 +30,7 @@ from app.db import repository
 from app.db.models import Game
 from app.db.session import SessionDep
 from app.games.replay import replay
+from app.recent import Recent
 from app.rooms.errors import RoomError
 from app.runtime import Runtime
 
@@ -121,7 +121,11 @@ RECENT_REPLAYS = 16
 """How many replays this process keeps, as the bytes of their answers: a finished game never
 changes, so a replay shared around is computed and encoded once, not on every request."""
 
-_recent_replays: OrderedDict[str, Encoded] = OrderedDict()
+
+def recent_replays() -> Recent[str, Encoded]:
+    """The replays a process keeps, by game id (``app/main.py`` makes it)."""
+    return Recent(RECENT_REPLAYS)
+
 
 REPLAY_HEADERS = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
 """On every replay answer: which header chose its encoding; and that a client asks again each
@@ -135,7 +139,8 @@ async def _replay_answer(
     """The game's answer: kept, or replayed and encoded if this address has replays left this
     minute (``CASH_STASH_REPLAYS_PER_MINUTE``): one takes far more CPU than its request, and
     cycling through more games than are kept would otherwise fill a core."""
-    answer = _recent_replays.get(game_id)
+    kept: Recent[str, Encoded] = request.app.state.recent_replays
+    answer = kept.get(game_id)
     if answer is None:
         game = await repository.get_game(session, game_id=game_id)
         if game is None:
@@ -153,10 +158,7 @@ async def _replay_answer(
         summary = GameSummary.of(game).model_dump(mode="json")
         # Replaying and encoding are pure CPU work; keep them off the event loop.
         answer = await asyncio.to_thread(_encoded_replay, summary, game.config, game.actions)
-        _recent_replays[game_id] = answer
-        while len(_recent_replays) > RECENT_REPLAYS:
-            _recent_replays.popitem(last=False)
-    _recent_replays.move_to_end(game_id)
+        kept.put(game_id, answer)
     return answer
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -16,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.byte_budget import ByteBudget
 from app.api.encoded import accepts_gzip
-from app.api.routes import games
 from app.db import repository
 from app.db.recorder import DatabaseRecorder
 from app.db.session import create_engine, create_session_factory
@@ -166,7 +164,6 @@ async def test_replays_computed_per_address_are_budgeted_and_kept_ones_are_free(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 30, point 3: cycling through more games than are kept cannot fill a core."""
-    monkeypatch.setattr(games, "_recent_replays", OrderedDict())
     monkeypatch.setattr(api.settings, "replays_per_minute", 2)
     played = [played_game([person(0, "Ann"), bot(1, "easy")], seed=seed) for seed in (1, 2, 3)]
     for game in played:

@@ -24,7 +24,7 @@ def standing(account: str, version: str = "v1", *, minutes: int = 10) -> Standin
 
 def test_a_standing_is_kept_while_its_mark_and_time_hold() -> None:
     kept = Standings()
-    kept.keep("ann", standing("ann"))
+    kept.put("ann", standing("ann"))
     assert kept.current("ann", version="v1", now=NOW) == standing("ann")
     assert kept.current("ann", version="v2", now=NOW) is None  # the mark moved
     assert kept.current("ann", version="v1", now=NOW + timedelta(minutes=10)) is None
@@ -32,11 +32,11 @@ def test_a_standing_is_kept_while_its_mark_and_time_hold() -> None:
 
 
 def test_the_least_recently_used_goes_first_past_the_bound() -> None:
-    kept = Standings(kept=2)
-    kept.keep("ann", standing("ann"))
-    kept.keep("bob", standing("bob"))
+    kept = Standings(bound=2)
+    kept.put("ann", standing("ann"))
+    kept.put("bob", standing("bob"))
     assert kept.current("ann", version="v1", now=NOW) is not None  # ann used last
-    kept.keep("cy", standing("cy"))
+    kept.put("cy", standing("cy"))
     assert len(kept) == 2
     assert kept.current("bob", version="v1", now=NOW) is None
     assert kept.current("ann", version="v1", now=NOW) is not None
