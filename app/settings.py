@@ -146,6 +146,11 @@ class Settings(BaseSettings):
     """The kernel send buffer of each HTTP connection (``SO_SNDBUF``; 0: the kernel's own,
     which grows to 4 MB): small, so that an answer a client does not read waits in the
     process, counted by ``http_buffered_bytes_per_address``, not in the kernel."""
+    http_requests_per_address: Annotated[int, Field(ge=0)] = 4
+    """HTTP requests of one client address the app works on at once, in each server process
+    (0: any number); the others wait their turn, in order, and are not refused. A request's
+    turn ends once its answer's body is handed over (writing it takes none). The proxies named
+    in ``forwarded_allow_ips`` are not counted."""
     replay_bytes_per_second: Annotated[int, Field(ge=1)] = 1_000_000
     """Bytes of finished games' replays (``GET /api/games/{id}``) one client address may be
     sent a second, kept replays or not, in each server process; a ``304`` costs nothing."""

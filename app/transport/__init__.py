@@ -38,6 +38,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
             write_seconds=settings.http_write_seconds,
             buffered_bytes_per_address=settings.http_buffered_bytes_per_address or None,
             send_buffer_bytes=settings.http_send_buffer_bytes or None,
+            requests_per_address=settings.http_requests_per_address or None,
         ),
         "ws": SendNowProtocol.configured(
             send_buffer_bytes=settings.ws_send_buffer_bytes,

@@ -22,7 +22,16 @@ open after 40 s); and it takes any number of connections from one address. This 
 - drops a connection whose answer is not written whole (every byte handed to the kernel)
   ``write_seconds`` after it began;
 - drops a connection whose address's connections hold more than ``buffered_bytes_per_address``
-  bytes of answers unsent, once its write has been made (the trusted proxies' again excepted).
+  bytes of answers unsent, once its write has been made (the trusted proxies' again excepted);
+- lets one address have at most ``requests_per_address`` requests in the app at once (from
+  the request's start until its answer's body is handed over); the others wait their turn, in
+  the order they came (the trusted proxies' again excepted). A client that opens many
+  connections at once and sends on all of them (64, each with 3 requests pipelined, every
+  time the server closed the last batch) otherwise had every one of them in the app at once:
+  each turn of the event loop then ran a step of each, 2-5 ms of work a turn for 50-100 ms,
+  and a move on another connection waited a turn at each of its steps;
+- stops writing an answer whose connection the transport has already closed (the client reset
+  it): the write would raise, and the error's report, a traceback, cost more than the answer.
 
 A dropped connection is reset, not closed: the kernel lets go of what it held of the answer.
 
@@ -41,7 +50,7 @@ import ipaddress
 import logging
 import socket
 import struct
-from collections import Counter
+from collections import Counter, deque
 from functools import partial
 from typing import Any
 
@@ -130,6 +139,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     """``SO_SNDBUF`` of each connection (None: the kernel's own, which grows to megabytes)."""
     _writers: dict[str, set[GuardedHttpProtocol]] = {}
     """Each address's connections whose unsent bytes count, for ``buffered_bytes_per_address``."""
+    requests_per_address: int | None = None
+    """Requests of one address in the app at once; None: any number."""
+    _turns: dict[str, _Turns] = {}
+    """Each address's requests in the app and those waiting, for ``requests_per_address``."""
 
     @classmethod
     def configured(
@@ -142,6 +155,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         write_seconds: float | None = None,
         buffered_bytes_per_address: int | None = None,
         send_buffer_bytes: int | None = None,
+        requests_per_address: int | None = None,
     ) -> type[GuardedHttpProtocol]:
         """This protocol with these bounds (uvicorn makes each connection's protocol from a
         class, so the bounds, and the count they keep, are the class's)."""
@@ -155,6 +169,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             "buffered_bytes_per_address": buffered_bytes_per_address,
             "send_buffer_bytes": send_buffer_bytes,
             "_writers": {},
+            "requests_per_address": requests_per_address,
+            "_turns": {},
         }
         return type(cls.__name__, (cls,), bounds)
 
@@ -240,16 +256,41 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self._app is not None
-        await self._app(scope, receive, partial(self._send, send))
+        app = self._app
+        address = self._turn_address()
+        if address is None:
+            await app(scope, receive, partial(self._send, send, None))
+            return
+        turns = self._turns.get(address)
+        if turns is None:
+            turns = self._turns[address] = _Turns()
+        await turns.take(self.requests_per_address or 1)
+        turn = _Turn(self._turns, address, turns)
+        try:
+            await app(scope, receive, partial(self._send, send, turn))
+        finally:
+            turn.give_back()
 
-    async def _send(self, send: Send, message: Message) -> None:
+    def _turn_address(self) -> str | None:
+        """The address whose turns this connection's requests take; None if not counted."""
+        if self.requests_per_address is None or self.client is None:
+            return None
+        address = self.client[0]
+        return None if self._is_trusted(address) else address
+
+    async def _send(self, send: Send, turn: _Turn | None, message: Message) -> None:
         """uvicorn's ``send``, with the answer's write deadline started with its head, and its
-        body written a part at a time, each within the address's buffer cap."""
+        body written a part at a time, each within the address's buffer cap; the request's turn
+        (if it took one) given back once its body is handed over."""
         if message["type"] == "http.response.start":
             self._answer_begun()
         if message["type"] != "http.response.body":
             await send(message)
             return
+        if turn is not None:
+            # Writing the body takes little work a turn of the loop (a part, then a turn for
+            # the others) and may wait long for a slow reader: it holds no turn.
+            turn.give_back()
         body: bytes = message.get("body", b"")
         more_body: bool = message.get("more_body", False)
         for offset in range(0, max(len(body), 1), CHUNK_BYTES):
@@ -259,6 +300,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
                 # uvicorn's ``send`` waits so too; it is here so that the part below is the
                 # only one this connection holds beyond the transport's high-water mark.
                 await self.flow.drain()
+            if self.transport.is_closing() and not self.cycle.response_complete:
+                # The client reset the connection (uvicorn hears of it a turn later): as when it
+                # left, the answer is dropped, not written to a closed transport.
+                self.cycle.disconnected = True
+                return
             await send(
                 {"type": "http.response.body", "body": part, "more_body": more_body or not last}
             )
@@ -395,3 +441,60 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if not self._lingering:
             super().data_received(data)
+
+
+class _Turns:
+    """One address's requests in the app (``busy``) and those waiting for a turn, in order."""
+
+    __slots__ = ("busy", "waiting")
+
+    def __init__(self) -> None:
+        self.busy = 0
+        self.waiting: deque[asyncio.Future[None]] = deque()
+
+    async def take(self, most: int) -> None:
+        """Wait until fewer than ``most`` of the address's requests are in the app; count this
+        one in."""
+        if self.busy < most and not self.waiting:
+            self.busy += 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiting.append(waiter)
+        try:
+            await waiter  # given the turn of a request that ended: ``busy`` already counts it
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.give_back()  # handed a turn, then cancelled: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    self.waiting.remove(waiter)
+            raise
+
+    def give_back(self) -> None:
+        """End one request's turn: hand it to the first request still waiting, if any."""
+        while self.waiting:
+            waiter = self.waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self.busy -= 1
+
+
+class _Turn:
+    """One request's turn, given back once (when its body is handed over, or it ends); the
+    address is forgotten when no request of it is in the app or waiting."""
+
+    __slots__ = ("_address", "_all", "_turns")
+
+    def __init__(self, all_turns: dict[str, _Turns], address: str, turns: _Turns) -> None:
+        self._all: dict[str, _Turns] | None = all_turns
+        self._address = address
+        self._turns = turns
+
+    def give_back(self) -> None:
+        if self._all is None:
+            return
+        self._turns.give_back()
+        if self._turns.busy == 0 and not self._turns.waiting:
+            self._all.pop(self._address, None)
+        self._all = None
