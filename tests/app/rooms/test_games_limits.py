@@ -248,7 +248,8 @@ async def test_a_ghost_in_the_queue_is_never_matched(make_settings: MakeSettings
         at_ann = await ann.matched()
         room = await live.runtime.service.load(at_ann["code"])
         assert room is not None
-        assert [seat.name for seat in room.seats if seat is not None] == ["Ann", "Bob"]
+        # Either may be the table's host: what counts is that the ghost has no seat.
+        assert sorted(seat.name for seat in room.seats if seat is not None) == ["Ann", "Bob"]
         assert (await bob.matched())["code"] == at_ann["code"]
         silent = await first_of(ghost, "matched", "error")
         assert silent["type"] == "error" and silent["code"] == "queue_silent"
