@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -47,6 +48,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine  # noqa: E4
 from app.db.models import Game  # noqa: E402
 from app.games.replay import replay  # noqa: E402
 from bench.chaos_clients import Person, Wait, request, spectate_once  # noqa: E402
+from bench.chaos_errors import Matched, describe, match_errors  # noqa: E402
 from bench.chaos_faults import (  # noqa: E402
     Durations,
     Fault,
@@ -64,12 +66,13 @@ from tests.redis_cluster import RedisCluster  # noqa: E402
 
 APP_PROCESSES = 3
 METRICS_TOKEN = "chaos"
-ERROR_GRACE = 15.0
-"""An error line logged up to this long after a fault ended is that fault's (a retry's last
-failure, a reconnect's timeout)."""
-ERROR_MARKS = (" level=error ", " level=critical ", "Traceback", "resource_tracker")
-"""What makes a log line an error line: the app's own levels, and what Python itself writes
-to stderr (an uncaught exception, the resource tracker's warnings)."""
+PROGRESS_SECONDS = 5.0
+ROOMS_MADE_AT_ONCE = 20
+"""Rooms being made (created, joined, given their AI) at the same time: a thousand at once
+would time requests out on a loaded machine, and a join sent again after a timeout could take
+a second seat."""
+ACTS_PER_SECOND = 200.0
+"""The people's acts a second the default ``--think`` aims at, whatever the room count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +117,8 @@ class Outcome:
     losses: list[str] = field(default_factory=list)
     games: int = 0
     acked: int = 0
-    errors_matched: dict[str, int] = field(default_factory=dict)
+    errors: Matched = field(default_factory=Matched)
+    """Every error line the processes logged: grouped per fault and kind, or unmatched."""
     seat_waits: dict[str, float] = field(default_factory=dict)
     move_waits: dict[str, float] = field(default_factory=dict)
     burst_longest: float = 0.0
@@ -122,19 +126,23 @@ class Outcome:
     elapsed: float = 0.0
 
     def table(self) -> str:
+        """Per fault: how long it lasted, the longest wait for a seat back and for a move's
+        answer among those that began during it (until the next fault), and its error lines
+        by kind; the shape of ``docs/deploy.md``'s "Recovery per fault, measured" table."""
         rows = [
-            "| fault | at (s) | lasted (s) | longest seat back (s) | longest move answer (s) "
-            "| error lines |",
-            "|---|---|---|---|---|---|",
+            "| fault | lasted (s) | longest seat back (s) | longest move answered (s) "
+            "| error lines matched to it |",
+            "|---|---:|---:|---:|---|",
         ]
-        began = self.faults[0].started if self.faults else 0.0
         for name in ["(before any fault)", *(f.name for f in self.faults)]:
             fault = next((f for f in self.faults if f.name == name), None)
-            at = f"{fault.started - began:.0f}" if fault else "-"
             lasted = f"{fault.ended - fault.started:.1f}" if fault else "-"
+            errors = ", ".join(
+                f"{group.count} {group.kind}" for group in self.errors.groups if group.fault == name
+            )
             rows.append(
-                f"| {name} | {at} | {lasted} | {self.seat_waits.get(name, 0.0):.2f} "
-                f"| {self.move_waits.get(name, 0.0):.2f} | {self.errors_matched.get(name, 0)} |"
+                f"| {name} | {lasted} | {self.seat_waits.get(name, 0.0):.2f} "
+                f"| {self.move_waits.get(name, 0.0):.2f} | {errors or 'none'} |"
             )
         return "\n".join(rows)
 
@@ -179,6 +187,7 @@ def run_chaos(plan: Plan) -> Outcome:
     log: list[LogLine] = []
     apps: list[AppProcess] = []
     outcome = Outcome(plan)
+    _raise_open_files(plan)
     try:
         say("starting a Redis Cluster (six nodes) and a Postgres")
         cluster.start()
@@ -213,6 +222,20 @@ def run_chaos(plan: Plan) -> Outcome:
         cluster.stop()
 
 
+def _raise_open_files(plan: Plan) -> None:
+    """Lift this process's limit of open files (the server processes inherit it) to what the
+    run needs: every person's and burst spectator's socket here, and as many on the servers'
+    side, with room for Redis and Postgres connections. Refused (exit 1) when the hard limit is
+    below it, rather than failing halfway with refused connections."""
+    needed = 2 * (plan.rooms * plan.people + plan.burst) + 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise SystemExit(f"{needed} open files needed, and the hard limit is {hard} (ulimit -Hn)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
 async def _soak(
     plan: Plan,
     cluster: RedisCluster,
@@ -224,7 +247,13 @@ async def _soak(
     def live() -> list[str]:
         return [app.base_url for app in apps if app.up]
 
-    rooms = await asyncio.gather(*(_make_room(plan, live, n) for n in range(plan.rooms)))
+    making = asyncio.Semaphore(ROOMS_MADE_AT_ONCE)
+
+    async def make(number: int) -> RoomPlay:
+        async with making:
+            return await _make_room(plan, live, number)
+
+    rooms = await asyncio.gather(*(make(n) for n in range(plan.rooms)))
     stop = asyncio.Event()
     people = [person for room in rooms for person in room.people]
     players = [asyncio.create_task(person.play(live, stop)) for person in people]
@@ -349,17 +378,29 @@ async def _rematches(
 async def _progress(
     rooms: list[RoomPlay], apps: list[AppProcess], outcome: Outcome, began: float
 ) -> None:
+    """Every ``PROGRESS_SECONDS``: rooms in a game, people's acknowledged acts a second since
+    the last line, people without their seat (reconnecting), the processes up, the fault."""
+    people = [person for room in rooms for person in room.people]
+    acked_before, at_before = 0, time.monotonic()
     while True:
-        await asyncio.sleep(5)
+        await asyncio.sleep(PROGRESS_SECONDS)
         games = sum(len(room.host.games) for room in rooms)
-        acked = sum(len(p.acked) for room in rooms for p in room.people)
+        playing = sum(1 for room in rooms if room.host.games and not room.host.over)
+        acked = sum(len(person.acked) for person in people)
+        now = time.monotonic()
+        rate = (acked - acked_before) / (now - at_before)
+        acked_before, at_before = acked, now
+        reconnecting = sum(1 for person in people if not person.holding)
         up = "".join("U" if app.up else "-" for app in apps)
         for app in apps:
             if app.up and app.process is not None and app.process.poll() is not None:
                 app.up = False
                 outcome.losses.append(f"process {app.index} exited on its own")
+        current = next((f.name for f in reversed(outcome.faults) if not f.ended), "none")
         say(
-            f"+{time.monotonic() - began:.0f} s  games {games}  acked moves {acked}  processes {up}"
+            f"+{now - began:.0f} s  rooms playing {playing}/{len(rooms)}  acts/s {rate:.0f}"
+            f"  reconnecting {reconnecting}  processes {up}  fault {current}"
+            f" ({len(outcome.faults)} begun)  games {games}  acked {acked}"
         )
 
 
@@ -498,23 +539,13 @@ def _longest(outcome: Outcome, wait: Wait, fault: str) -> None:
 
 
 def _check_log(log: list[LogLine], outcome: Outcome) -> None:
-    for line in log:
-        if not any(mark in line.text for mark in ERROR_MARKS):
-            continue
-        fault = next(
-            (
-                f
-                for f in reversed(outcome.faults)
-                if f.started - 1.0 <= line.at <= f.ended + ERROR_GRACE
-            ),
-            None,
-        )
-        if fault is None:
-            outcome.losses.append(
-                f"process {line.process} logged an error with no fault: {line.text}"
-            )
-        else:
-            outcome.errors_matched[fault.name] = outcome.errors_matched.get(fault.name, 0) + 1
+    """Every error line matched to a fault by its time and what it says
+    (``bench/chaos_errors.py``); each one that fits none is a loss, printed whole."""
+    outcome.errors = match_errors(log, outcome.faults)
+    outcome.losses.extend(
+        f"process {error.process} logged an error no fault explains: {error.text}"
+        for error in outcome.errors.unmatched
+    )
 
 
 def report(outcome: Outcome) -> str:
@@ -525,6 +556,8 @@ def report(outcome: Outcome) -> str:
         f"games recorded {outcome.games}  acknowledged moves {outcome.acked}",
         "",
         outcome.table(),
+        "",
+        *describe(outcome.errors),
         "",
     ]
     lines += [f"LOSS: {loss}" for loss in outcome.losses[:50]]
@@ -540,20 +573,32 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--people", type=int, default=2, help="people per room (the rest AI)")
     parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
-    parser.add_argument("--think", type=float, default=1.0, help="a person's longest think (s)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        help="a person's longest think (s); default: 2 * rooms / "
+        f"{ACTS_PER_SECOND:g}, at least 1: a person thinks half of it on average and one "
+        f"seat of a room acts at a time, so the people act about {ACTS_PER_SECOND:g} times "
+        "a second whatever the room count",
+    )
     parser.add_argument("--gap", type=float, default=20.0, help="play before each fault (s)")
     parser.add_argument("--burst", type=int, default=1000, help="spectators in the burst")
     parser.add_argument("--postgres-down", type=float, default=30.0)
     parser.add_argument("--wait-replicas", type=int, default=1)
     parser.add_argument("--only", default="", help="these faults alone, comma-separated")
+    parser.add_argument(
+        "--finish", type=float, help="seconds to finish the last games (default: 60 * think)"
+    )
     args = parser.parse_args()
+    think = args.think or max(1.0, 2 * args.rooms / ACTS_PER_SECOND)
     plan = Plan(
         rooms=args.rooms,
         seats=args.seats,
         people=args.people,
         level=args.level,
-        think=args.think,
+        think=think,
         gap=args.gap,
+        finish_seconds=args.finish or max(180.0, 60 * think),
         burst=args.burst,
         wait_replicas=args.wait_replicas,
         only=tuple(name for name in args.only.split(",") if name),

@@ -69,6 +69,8 @@ class Person:
     """Refusal codes received, counted."""
     connections: int = 0
     """Connections opened, over the run."""
+    holding: bool = False
+    """Whether the person holds their seat now: a ``state`` came on the open connection."""
     drop_now: asyncio.Event = field(default_factory=asyncio.Event)
     """Set by the reconnect burst: close the connection and open another."""
     _moves: int = 0
@@ -144,6 +146,7 @@ class Person:
                 if kind == "room":
                     self._on_room(message["room"])
                 elif kind == "state":
+                    self.holding = True
                     if dropped is not None:
                         self.waits.append(Wait("seat", dropped, time.monotonic()))
                         dropped = None
@@ -157,6 +160,7 @@ class Person:
                 elif kind == "error":
                     await self._on_error(ws, message)
         finally:
+            self.holding = False
             for task in (reader, stopping, burst):
                 task.cancel()
             with contextlib.suppress(BaseException):
