@@ -177,8 +177,10 @@ def app_env(plan: Plan, cluster_url: str, database_url: str, prefix: str) -> dic
     }
 
 
-def run_chaos(plan: Plan) -> Outcome:
-    """Start the services, play the rooms through the schedule, check, stop everything."""
+def run_chaos(plan: Plan, log_to: Path | None = None) -> Outcome:
+    """Start the services, play the rooms through the schedule, check, stop everything; every
+    line the processes logged is written to ``log_to`` if given (seconds since the start, the
+    process, the line)."""
     prefix = f"cash_stash_chaos:{uuid.uuid4().hex[:8]}:"
     # Persistent: a node killed and started again comes back with its rooms, as a real
     # deployment's does (the shard left without a replica has nowhere else to find them).
@@ -213,6 +215,11 @@ def run_chaos(plan: Plan) -> Outcome:
         asyncio.run(_check_records(rooms, postgres.url, outcome))
         _check_clients(rooms, outcome)
         _check_log(log, outcome)
+        if log_to is not None:
+            began = log[0].at if log else 0.0
+            log_to.write_text(
+                "".join(f"{line.at - began:9.3f} {line.process} {line.text}\n" for line in log)
+            )
         return outcome
     finally:
         for app in apps:
@@ -589,6 +596,7 @@ def main() -> None:
     parser.add_argument(
         "--finish", type=float, help="seconds to finish the last games (default: 60 * think)"
     )
+    parser.add_argument("--log", type=Path, help="write every line the processes logged here")
     args = parser.parse_args()
     think = args.think or max(1.0, 2 * args.rooms / ACTS_PER_SECOND)
     plan = Plan(
@@ -604,7 +612,7 @@ def main() -> None:
         only=tuple(name for name in args.only.split(",") if name),
         durations=Durations(postgres_down=args.postgres_down),
     )
-    outcome = run_chaos(plan)
+    outcome = run_chaos(plan, args.log)
     for fault in outcome.faults:
         print(f"{fault.name}: {fault.detail}")
     print(report(outcome))

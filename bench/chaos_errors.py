@@ -167,13 +167,21 @@ def match_errors(log: Sequence[LogLine], faults: Iterable[Fault]) -> Matched:
     return matched
 
 
-def describe(matched: Matched, width: int = 400) -> list[str]:
-    """Every group as a line (fault, kind, count, processes, the first line cut to ``width``)."""
+def raised(text: str) -> str:
+    """The exception an error line's traceback ends on (``ConnectionRefusedError: …``), or ""
+    (a line without one): what a report shows of a line too long to print whole."""
+    lines = text.replace("\\n", "\n").rstrip('"').splitlines()
+    return lines[-1].strip() if len(lines) > 1 else ""
+
+
+def describe(matched: Matched, width: int = 300) -> list[str]:
+    """Every group as a line: fault, kind, count, processes, and the first line (cut to
+    ``width``, the exception it ended on after it)."""
     lines = []
     for group in matched.groups:
         first = group.first.replace("\n", " | ")
         if len(first) > width:
-            first = first[:width] + "…"
+            first = f"{first[:width]}… ending {raised(group.first)}"
         processes = ",".join(str(p) for p in sorted(group.processes))
         lines.append(
             f"{group.fault}: {group.count} {group.kind} (processes {processes}); first: {first}"

@@ -80,4 +80,6 @@ def test_the_report_counts_each_group_and_shows_its_first_line() -> None:
     log = [LogLine(110.0 + n, n % 3, DATABASE_DOWN) for n in range(4)]
     (line,) = describe(match_errors(log, faults()), width=60)
     assert line.startswith("postgres down: 4 database unavailable (processes 0,1,2); first: ")
-    assert line.endswith(DATABASE_DOWN[:60] + "…")
+    assert line.endswith(
+        DATABASE_DOWN[:60] + "… ending ConnectionRefusedError: [Errno 111] Connect call failed"
+    )
