@@ -47,7 +47,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine  # noqa: E4
 
 from app.db.models import Game  # noqa: E402
 from app.games.replay import replay  # noqa: E402
-from bench.chaos_clients import Person, Wait, request, spectate_once  # noqa: E402
+from bench.chaos_clients import (  # noqa: E402
+    Person,
+    Wait,
+    close_clients,
+    request,
+    spectate_once,
+)
 from bench.chaos_errors import Matched, describe, match_errors  # noqa: E402
 from bench.chaos_faults import (  # noqa: E402
     Durations,
@@ -289,6 +295,7 @@ async def _soak(
         for task in hosts:
             task.cancel()
         await asyncio.gather(*players, *hosts, shown, return_exceptions=True)
+        await close_clients()
     return rooms
 
 

@@ -234,6 +234,29 @@ class Person:
         await self._maybe_act(ws)
 
 
+_CLIENTS: dict[tuple[int, str], httpx.AsyncClient] = {}
+"""One HTTP client per event loop and process address, kept: a client made per request costs
+its TLS context (the CA bundle read: about 20 ms of CPU on a busy machine), which made the
+soak's own process the bottleneck of making a thousand rooms."""
+
+
+def _client(base_url: str) -> httpx.AsyncClient:
+    key = (id(asyncio.get_running_loop()), base_url)
+    client = _CLIENTS.get(key)
+    if client is None:
+        client = _CLIENTS[key] = httpx.AsyncClient(
+            base_url=base_url, timeout=10, limits=httpx.Limits(max_connections=200)
+        )
+    return client
+
+
+async def close_clients() -> None:
+    """Close the clients this event loop's requests kept."""
+    loop = id(asyncio.get_running_loop())
+    for key in [key for key in _CLIENTS if key[0] == loop]:
+        await _CLIENTS.pop(key).aclose()
+
+
 async def request(
     base_urls: Callable[[], list[str]],
     method: str,
@@ -250,8 +273,8 @@ async def request(
         bases = base_urls()
         if bases:
             try:
-                async with httpx.AsyncClient(base_url=rng.choice(bases), timeout=10) as http:
-                    answer = await http.request(method, path, **kwargs)
+                http = _client(rng.choice(bases))
+                answer = await http.request(method, path, **kwargs)
                 if answer.status_code < 500:
                     return answer
             except httpx.HTTPError:
