@@ -262,9 +262,16 @@ async def _soak(
 
     making = asyncio.Semaphore(ROOMS_MADE_AT_ONCE)
 
+    made = 0
+
     async def make(number: int) -> RoomPlay:
+        nonlocal made
         async with making:
-            return await _make_room(plan, live, number)
+            room = await _make_room(plan, live, number)
+        made += 1
+        if made % 100 == 0:
+            say(f"{made} rooms made")
+        return room
 
     rooms = await asyncio.gather(*(make(n) for n in range(plan.rooms)))
     stop = asyncio.Event()
