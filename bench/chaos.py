@@ -74,9 +74,9 @@ APP_PROCESSES = 3
 METRICS_TOKEN = "chaos"
 PROGRESS_SECONDS = 5.0
 ROOMS_MADE_AT_ONCE = 20
-"""Rooms being made (created, joined, given their AI) at the same time: a thousand at once
-would time requests out on a loaded machine, and a join sent again after a timeout could take
-a second seat."""
+"""Rooms being made (created, joined, given their AI), then started, at the same time: a
+thousand at once would time requests out on a loaded machine, and a join sent again after a
+timeout could take a second seat."""
 ACTS_PER_SECOND = 200.0
 """The people's acts a second the default ``--think`` aims at, whatever the room count."""
 
@@ -261,7 +261,6 @@ async def _soak(
         return [app.base_url for app in apps if app.up]
 
     making = asyncio.Semaphore(ROOMS_MADE_AT_ONCE)
-
     made = 0
 
     async def make(number: int) -> RoomPlay:
@@ -277,10 +276,14 @@ async def _soak(
     stop = asyncio.Event()
     people = [person for room in rooms for person in room.people]
     players = [asyncio.create_task(person.play(live, stop)) for person in people]
-    for room in rooms:
+
+    async def start(room: RoomPlay) -> None:
         auth = {"Authorization": f"Bearer {room.host.token}"}
-        started = await request(live, "POST", f"/api/rooms/{room.code}/start", headers=auth)
+        async with making:
+            started = await request(live, "POST", f"/api/rooms/{room.code}/start", headers=auth)
         started.raise_for_status()
+
+    await asyncio.gather(*(start(room) for room in rooms))
     say(f"{plan.rooms} rooms playing ({plan.people} people and {plan.seats - plan.people} AI)")
     draining = asyncio.Event()
     hosts = [asyncio.create_task(_rematches(room, live, draining)) for room in rooms]
