@@ -405,7 +405,8 @@ async def _progress(
     """Every ``PROGRESS_SECONDS``: rooms in a game, people's acknowledged acts a second since
     the last line, people without their seat (reconnecting), the processes up, the fault."""
     people = [person for room in rooms for person in room.people]
-    acked_before, at_before = 0, time.monotonic()
+    acked_before = sum(len(person.acked) for person in people)
+    at_before = time.monotonic()
     while True:
         await asyncio.sleep(PROGRESS_SECONDS)
         games = sum(len(room.host.games) for room in rooms)
