@@ -13,10 +13,12 @@ The checks, from the database and the clients' own logs: every game finished; ev
 game recorded exactly once with a replay that plays to its recorded result; every act a client
 saw acknowledged is in its game's record; no seat's view sent to another seat's person, and
 the processes holding one connection per person at the end (none kept after its client left);
-every error line a process logged matched to a fault. It exits 1 on any loss.
+every error line a process logged matched to a fault by its time and by what it says
+(``bench/chaos_errors.py``). It prints per fault the longest waits and the error lines matched
+to it (``Outcome.table``, the shape of ``docs/deploy.md``'s table), and exits 1 on any loss.
 Loopback only (``python bench/chaos.py --help``)::
 
-    python bench/chaos.py --rooms 100 --gap 20
+    python bench/chaos.py --rooms 200 --gap 60
 """
 
 from __future__ import annotations
@@ -594,7 +596,7 @@ def report(outcome: Outcome) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--people", type=int, default=2, help="people per room (the rest AI)")
     parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
@@ -606,7 +608,9 @@ def main() -> None:
         f"seat of a room acts at a time, so the people act about {ACTS_PER_SECOND:g} times "
         "a second whatever the room count",
     )
-    parser.add_argument("--gap", type=float, default=20.0, help="play before each fault (s)")
+    parser.add_argument(
+        "--gap", type=float, default=60.0, help="play before each fault and after the last (s)"
+    )
     parser.add_argument("--burst", type=int, default=1000, help="spectators in the burst")
     parser.add_argument("--postgres-down", type=float, default=30.0)
     parser.add_argument("--wait-replicas", type=int, default=1)
