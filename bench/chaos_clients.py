@@ -101,8 +101,8 @@ class Person:
     async def play(self, base_urls: Callable[[], list[str]], stop: asyncio.Event) -> None:
         """Hold the seat until ``stop``, through every fault. After a try that got no
         ``state``, the next waits longer (up to ``RETRY_MOST_SECONDS``, jittered): when the
-        soak's own process is starved of CPU, a thousand people trying again at once kept
-        timing their handshakes out and none got back."""
+        soak's own process is starved of CPU, a thousand people trying again at once keep
+        timing their handshakes out and none gets back."""
         dropped: float | None = None
         failed = 0
         while not stop.is_set():
@@ -255,7 +255,7 @@ class Person:
 
 _CLIENTS: dict[tuple[int, str], httpx.AsyncClient] = {}
 """One HTTP client per event loop and process address, kept: a client made per request costs
-its TLS context (the CA bundle read: about 20 ms of CPU on a busy machine), which made the
+its TLS context (the CA bundle read: about 20 ms of CPU on a busy machine), which makes the
 soak's own process the bottleneck of making a thousand rooms."""
 
 

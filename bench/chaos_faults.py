@@ -57,8 +57,8 @@ class Services:
 
 def busiest_primary(services: Services) -> tuple[Port, int]:
     """The primary holding the most rooms, and how many it holds: each room's slot worked out
-    here and the slot map read once (asking the cluster for each of a thousand rooms took this
-    thread long enough, holding the interpreter's lock, to stall the players' event loop)."""
+    here and the slot map read once (asking the cluster about each of a thousand rooms keeps
+    this thread busy, taking the interpreter's lock, long enough to stall the players)."""
     cluster = services.cluster
     running = {node.port for node in cluster.running_nodes()}
     owners = [
