@@ -13,10 +13,12 @@ The checks, from the database and the clients' own logs: every game finished; ev
 game recorded exactly once with a replay that plays to its recorded result; every act a client
 saw acknowledged is in its game's record; no seat's view sent to another seat's person, and
 the processes holding one connection per person at the end (none kept after its client left);
-every error line a process logged matched to a fault. It exits 1 on any loss.
+every error line a process logged matched to a fault by its time and by what it says
+(``bench/chaos_errors.py``). It prints per fault the longest waits and the error lines matched
+to it (``Outcome.table``, the shape of ``docs/deploy.md``'s table), and exits 1 on any loss.
 Loopback only (``python bench/chaos.py --help``)::
 
-    python bench/chaos.py --rooms 100 --gap 20
+    python bench/chaos.py --rooms 200 --gap 60
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import asyncio
 import contextlib
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -46,7 +49,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine  # noqa: E4
 
 from app.db.models import Game  # noqa: E402
 from app.games.replay import replay  # noqa: E402
-from bench.chaos_clients import Person, Wait, request, spectate_once  # noqa: E402
+from bench.chaos_clients import (  # noqa: E402
+    Person,
+    Wait,
+    close_clients,
+    request,
+    spectate_once,
+)
+from bench.chaos_errors import Matched, describe, match_errors  # noqa: E402
 from bench.chaos_faults import (  # noqa: E402
     Durations,
     Fault,
@@ -64,12 +74,13 @@ from tests.redis_cluster import RedisCluster  # noqa: E402
 
 APP_PROCESSES = 3
 METRICS_TOKEN = "chaos"
-ERROR_GRACE = 15.0
-"""An error line logged up to this long after a fault ended is that fault's (a retry's last
-failure, a reconnect's timeout)."""
-ERROR_MARKS = (" level=error ", " level=critical ", "Traceback", "resource_tracker")
-"""What makes a log line an error line: the app's own levels, and what Python itself writes
-to stderr (an uncaught exception, the resource tracker's warnings)."""
+PROGRESS_SECONDS = 5.0
+ROOMS_MADE_AT_ONCE = 20
+"""Rooms being made (created, joined, given their AI), then started, at the same time: a
+thousand at once would time requests out on a loaded machine, and a join sent again after a
+timeout could take a second seat."""
+ACTS_PER_SECOND = 200.0
+"""The people's acts a second the default ``--think`` aims at, whatever the room count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +125,8 @@ class Outcome:
     losses: list[str] = field(default_factory=list)
     games: int = 0
     acked: int = 0
-    errors_matched: dict[str, int] = field(default_factory=dict)
+    errors: Matched = field(default_factory=Matched)
+    """Every error line the processes logged: grouped per fault and kind, or unmatched."""
     seat_waits: dict[str, float] = field(default_factory=dict)
     move_waits: dict[str, float] = field(default_factory=dict)
     burst_longest: float = 0.0
@@ -122,19 +134,23 @@ class Outcome:
     elapsed: float = 0.0
 
     def table(self) -> str:
+        """Per fault: how long it lasted, the longest wait for a seat back and for a move's
+        answer among those that began during it (until the next fault), and its error lines
+        by kind; the shape of ``docs/deploy.md``'s "Recovery per fault, measured" table."""
         rows = [
-            "| fault | at (s) | lasted (s) | longest seat back (s) | longest move answer (s) "
-            "| error lines |",
-            "|---|---|---|---|---|---|",
+            "| fault | lasted (s) | longest seat back (s) | longest move answered (s) "
+            "| error lines matched to it |",
+            "|---|---:|---:|---:|---|",
         ]
-        began = self.faults[0].started if self.faults else 0.0
         for name in ["(before any fault)", *(f.name for f in self.faults)]:
             fault = next((f for f in self.faults if f.name == name), None)
-            at = f"{fault.started - began:.0f}" if fault else "-"
             lasted = f"{fault.ended - fault.started:.1f}" if fault else "-"
+            errors = ", ".join(
+                f"{group.count} {group.kind}" for group in self.errors.groups if group.fault == name
+            )
             rows.append(
-                f"| {name} | {at} | {lasted} | {self.seat_waits.get(name, 0.0):.2f} "
-                f"| {self.move_waits.get(name, 0.0):.2f} | {self.errors_matched.get(name, 0)} |"
+                f"| {name} | {lasted} | {self.seat_waits.get(name, 0.0):.2f} "
+                f"| {self.move_waits.get(name, 0.0):.2f} | {errors or 'none'} |"
             )
         return "\n".join(rows)
 
@@ -169,8 +185,10 @@ def app_env(plan: Plan, cluster_url: str, database_url: str, prefix: str) -> dic
     }
 
 
-def run_chaos(plan: Plan) -> Outcome:
-    """Start the services, play the rooms through the schedule, check, stop everything."""
+def run_chaos(plan: Plan, log_to: Path | None = None) -> Outcome:
+    """Start the services, play the rooms through the schedule, check, stop everything; every
+    line the processes logged is written to ``log_to`` if given (seconds since the start, the
+    process, the line)."""
     prefix = f"cash_stash_chaos:{uuid.uuid4().hex[:8]}:"
     # Persistent: a node killed and started again comes back with its rooms, as a real
     # deployment's does (the shard left without a replica has nowhere else to find them).
@@ -179,6 +197,7 @@ def run_chaos(plan: Plan) -> Outcome:
     log: list[LogLine] = []
     apps: list[AppProcess] = []
     outcome = Outcome(plan)
+    _raise_open_files(plan)
     try:
         say("starting a Redis Cluster (six nodes) and a Postgres")
         cluster.start()
@@ -204,6 +223,11 @@ def run_chaos(plan: Plan) -> Outcome:
         asyncio.run(_check_records(rooms, postgres.url, outcome))
         _check_clients(rooms, outcome)
         _check_log(log, outcome)
+        if log_to is not None:
+            began = log[0].at if log else 0.0
+            log_to.write_text(
+                "".join(f"{line.at - began:9.3f} {line.process} {line.text}\n" for line in log)
+            )
         return outcome
     finally:
         for app in apps:
@@ -211,6 +235,20 @@ def run_chaos(plan: Plan) -> Outcome:
                 app.process.kill()
         postgres.stop()
         cluster.stop()
+
+
+def _raise_open_files(plan: Plan) -> None:
+    """Lift this process's limit of open files (the server processes inherit it) to what the
+    run needs: every person's and burst spectator's socket here, and as many on the servers'
+    side, with room for Redis and Postgres connections. Refused (exit 1) when the hard limit is
+    below it, rather than failing halfway with refused connections."""
+    needed = 2 * (plan.rooms * plan.people + plan.burst) + 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise SystemExit(f"{needed} open files needed, and the hard limit is {hard} (ulimit -Hn)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
 async def _soak(
@@ -224,14 +262,30 @@ async def _soak(
     def live() -> list[str]:
         return [app.base_url for app in apps if app.up]
 
-    rooms = await asyncio.gather(*(_make_room(plan, live, n) for n in range(plan.rooms)))
+    making = asyncio.Semaphore(ROOMS_MADE_AT_ONCE)
+    made = 0
+
+    async def make(number: int) -> RoomPlay:
+        nonlocal made
+        async with making:
+            room = await _make_room(plan, live, number)
+        made += 1
+        if made % 100 == 0:
+            say(f"{made} rooms made")
+        return room
+
+    rooms = await asyncio.gather(*(make(n) for n in range(plan.rooms)))
     stop = asyncio.Event()
     people = [person for room in rooms for person in room.people]
     players = [asyncio.create_task(person.play(live, stop)) for person in people]
-    for room in rooms:
+
+    async def start(room: RoomPlay) -> None:
         auth = {"Authorization": f"Bearer {room.host.token}"}
-        started = await request(live, "POST", f"/api/rooms/{room.code}/start", headers=auth)
+        async with making:
+            started = await request(live, "POST", f"/api/rooms/{room.code}/start", headers=auth)
         started.raise_for_status()
+
+    await asyncio.gather(*(start(room) for room in rooms))
     say(f"{plan.rooms} rooms playing ({plan.people} people and {plan.seats - plan.people} AI)")
     draining = asyncio.Event()
     hosts = [asyncio.create_task(_rematches(room, live, draining)) for room in rooms]
@@ -253,6 +307,7 @@ async def _soak(
         for task in hosts:
             task.cancel()
         await asyncio.gather(*players, *hosts, shown, return_exceptions=True)
+        await close_clients()
     return rooms
 
 
@@ -349,17 +404,30 @@ async def _rematches(
 async def _progress(
     rooms: list[RoomPlay], apps: list[AppProcess], outcome: Outcome, began: float
 ) -> None:
+    """Every ``PROGRESS_SECONDS``: rooms in a game, people's acknowledged acts a second since
+    the last line, people without their seat (reconnecting), the processes up, the fault."""
+    people = [person for room in rooms for person in room.people]
+    acked_before = sum(len(person.acked) for person in people)
+    at_before = time.monotonic()
     while True:
-        await asyncio.sleep(5)
+        await asyncio.sleep(PROGRESS_SECONDS)
         games = sum(len(room.host.games) for room in rooms)
-        acked = sum(len(p.acked) for room in rooms for p in room.people)
+        playing = sum(1 for room in rooms if room.host.games and not room.host.over)
+        acked = sum(len(person.acked) for person in people)
+        now = time.monotonic()
+        rate = (acked - acked_before) / (now - at_before)
+        acked_before, at_before = acked, now
+        reconnecting = sum(1 for person in people if not person.holding)
         up = "".join("U" if app.up else "-" for app in apps)
         for app in apps:
             if app.up and app.process is not None and app.process.poll() is not None:
                 app.up = False
                 outcome.losses.append(f"process {app.index} exited on its own")
+        current = next((f.name for f in reversed(outcome.faults) if not f.ended), "none")
         say(
-            f"+{time.monotonic() - began:.0f} s  games {games}  acked moves {acked}  processes {up}"
+            f"+{now - began:.0f} s  rooms playing {playing}/{len(rooms)}  acts/s {rate:.0f}"
+            f"  reconnecting {reconnecting}  processes {up}  fault {current}"
+            f" ({len(outcome.faults)} begun)  games {games}  acked {acked}"
         )
 
 
@@ -498,23 +566,13 @@ def _longest(outcome: Outcome, wait: Wait, fault: str) -> None:
 
 
 def _check_log(log: list[LogLine], outcome: Outcome) -> None:
-    for line in log:
-        if not any(mark in line.text for mark in ERROR_MARKS):
-            continue
-        fault = next(
-            (
-                f
-                for f in reversed(outcome.faults)
-                if f.started - 1.0 <= line.at <= f.ended + ERROR_GRACE
-            ),
-            None,
-        )
-        if fault is None:
-            outcome.losses.append(
-                f"process {line.process} logged an error with no fault: {line.text}"
-            )
-        else:
-            outcome.errors_matched[fault.name] = outcome.errors_matched.get(fault.name, 0) + 1
+    """Every error line matched to a fault by its time and what it says
+    (``bench/chaos_errors.py``); each one that fits none is a loss, printed whole."""
+    outcome.errors = match_errors(log, outcome.faults)
+    outcome.losses.extend(
+        f"process {error.process} logged an error no fault explains: {error.text}"
+        for error in outcome.errors.unmatched
+    )
 
 
 def report(outcome: Outcome) -> str:
@@ -526,6 +584,8 @@ def report(outcome: Outcome) -> str:
         "",
         outcome.table(),
         "",
+        *describe(outcome.errors),
+        "",
     ]
     lines += [f"LOSS: {loss}" for loss in outcome.losses[:50]]
     if len(outcome.losses) > 50:
@@ -536,30 +596,45 @@ def report(outcome: Outcome) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--people", type=int, default=2, help="people per room (the rest AI)")
     parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"])
-    parser.add_argument("--think", type=float, default=1.0, help="a person's longest think (s)")
-    parser.add_argument("--gap", type=float, default=20.0, help="play before each fault (s)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        help="a person's longest think (s); default: 2 * rooms / "
+        f"{ACTS_PER_SECOND:g}, at least 1: a person thinks half of it on average and one "
+        f"seat of a room acts at a time, so the people act about {ACTS_PER_SECOND:g} times "
+        "a second whatever the room count",
+    )
+    parser.add_argument(
+        "--gap", type=float, default=60.0, help="play before each fault and after the last (s)"
+    )
     parser.add_argument("--burst", type=int, default=1000, help="spectators in the burst")
     parser.add_argument("--postgres-down", type=float, default=30.0)
     parser.add_argument("--wait-replicas", type=int, default=1)
     parser.add_argument("--only", default="", help="these faults alone, comma-separated")
+    parser.add_argument(
+        "--finish", type=float, help="seconds to finish the last games (default: 60 * think)"
+    )
+    parser.add_argument("--log", type=Path, help="write every line the processes logged here")
     args = parser.parse_args()
+    think = args.think or max(1.0, 2 * args.rooms / ACTS_PER_SECOND)
     plan = Plan(
         rooms=args.rooms,
         seats=args.seats,
         people=args.people,
         level=args.level,
-        think=args.think,
+        think=think,
         gap=args.gap,
+        finish_seconds=args.finish or max(180.0, 60 * think),
         burst=args.burst,
         wait_replicas=args.wait_replicas,
         only=tuple(name for name in args.only.split(",") if name),
         durations=Durations(postgres_down=args.postgres_down),
     )
-    outcome = run_chaos(plan)
+    outcome = run_chaos(plan, args.log)
     for fault in outcome.faults:
         print(f"{fault.name}: {fault.detail}")
     print(report(outcome))

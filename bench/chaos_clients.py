@@ -24,6 +24,10 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 RETRY_SECONDS = 0.25
 """Between a failed connection or request and the next try."""
+RETRY_MOST_SECONDS = 4.0
+"""The longest wait between tries of a person who keeps failing to get their seat back."""
+OPEN_SECONDS = 30.0
+"""How long a WebSocket handshake may take before it is given up and tried again."""
 RESEND_SECONDS = 3.0
 """An act unanswered this long on an open connection is sent again with its ``ref``."""
 
@@ -69,9 +73,13 @@ class Person:
     """Refusal codes received, counted."""
     connections: int = 0
     """Connections opened, over the run."""
+    holding: bool = False
+    """Whether the person holds their seat now: a ``state`` came on the open connection."""
     drop_now: asyncio.Event = field(default_factory=asyncio.Event)
     """Set by the reconnect burst: close the connection and open another."""
     _moves: int = 0
+    _states: int = 0
+    """``state`` messages received, over the run."""
     _pending: tuple[str, dict[str, Any], int, float] | None = None
     """The act awaiting an answer: its ref, action, version chosen from, when first sent."""
     _latest: dict[str, Any] | None = None
@@ -91,16 +99,26 @@ class Person:
         )
 
     async def play(self, base_urls: Callable[[], list[str]], stop: asyncio.Event) -> None:
-        """Hold the seat until ``stop``, through every fault."""
+        """Hold the seat until ``stop``, through every fault. After a try that got no
+        ``state``, the next waits longer (up to ``RETRY_MOST_SECONDS``, jittered): when the
+        soak's own process is starved of CPU, a thousand people trying again at once keep
+        timing their handshakes out and none gets back."""
         dropped: float | None = None
+        failed = 0
         while not stop.is_set():
             bases = base_urls()
             if not bases:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             url = self.rng.choice(bases).replace("http://", "ws://") + f"/ws/{self.code}"
+            states = self._states
             try:
-                async with connect(url, max_size=None, open_timeout=10) as ws:
+                # No keepalive pings of its own, as a browser sends none: on a stalled event loop
+                # the pong is read late, and the client would drop a connection the server
+                # still serves.
+                async with connect(
+                    url, max_size=None, open_timeout=OPEN_SECONDS, ping_interval=None
+                ) as ws:
                     self.connections += 1
                     await ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
                     dropped = await self._session(ws, stop, dropped)
@@ -108,8 +126,10 @@ class Person:
                 pass
             if dropped is None:
                 dropped = time.monotonic()
+            failed = 0 if self._states > states else failed + 1
             if not stop.is_set():
-                await asyncio.sleep(RETRY_SECONDS * self.rng.random())
+                longest = min(RETRY_SECONDS * 2**failed, RETRY_MOST_SECONDS)
+                await asyncio.sleep(longest * self.rng.random())
 
     async def _session(
         self, ws: ClientConnection, stop: asyncio.Event, dropped: float | None
@@ -144,6 +164,8 @@ class Person:
                 if kind == "room":
                     self._on_room(message["room"])
                 elif kind == "state":
+                    self.holding = True
+                    self._states += 1
                     if dropped is not None:
                         self.waits.append(Wait("seat", dropped, time.monotonic()))
                         dropped = None
@@ -157,6 +179,7 @@ class Person:
                 elif kind == "error":
                     await self._on_error(ws, message)
         finally:
+            self.holding = False
             for task in (reader, stopping, burst):
                 task.cancel()
             with contextlib.suppress(BaseException):
@@ -230,6 +253,29 @@ class Person:
         await self._maybe_act(ws)
 
 
+_CLIENTS: dict[tuple[int, str], httpx.AsyncClient] = {}
+"""One HTTP client per event loop and process address, kept: a client made per request costs
+its TLS context (the CA bundle read: about 20 ms of CPU on a busy machine), which makes the
+soak's own process the bottleneck of making a thousand rooms."""
+
+
+def _client(base_url: str) -> httpx.AsyncClient:
+    key = (id(asyncio.get_running_loop()), base_url)
+    client = _CLIENTS.get(key)
+    if client is None:
+        client = _CLIENTS[key] = httpx.AsyncClient(
+            base_url=base_url, timeout=10, limits=httpx.Limits(max_connections=200)
+        )
+    return client
+
+
+async def close_clients() -> None:
+    """Close the clients this event loop's requests kept."""
+    loop = id(asyncio.get_running_loop())
+    for key in [key for key in _CLIENTS if key[0] == loop]:
+        await _CLIENTS.pop(key).aclose()
+
+
 async def request(
     base_urls: Callable[[], list[str]],
     method: str,
@@ -246,8 +292,8 @@ async def request(
         bases = base_urls()
         if bases:
             try:
-                async with httpx.AsyncClient(base_url=rng.choice(bases), timeout=10) as http:
-                    answer = await http.request(method, path, **kwargs)
+                http = _client(rng.choice(bases))
+                answer = await http.request(method, path, **kwargs)
                 if answer.status_code < 500:
                     return answer
             except httpx.HTTPError:

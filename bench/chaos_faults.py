@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from redis.crc import key_slot
+
 from bench.chaos_services import AppProcess, LocalPostgres
 from tests.redis_cluster import Port, RedisCluster
 
@@ -54,12 +56,21 @@ class Services:
 
 
 def busiest_primary(services: Services) -> tuple[Port, int]:
-    """The primary holding the most rooms, and how many it holds."""
+    """The primary holding the most rooms, and how many it holds: each room's slot worked out
+    here and the slot map read once (asking the cluster about each of a thousand rooms keeps
+    this thread busy, taking the interpreter's lock, long enough to stall the players)."""
     cluster = services.cluster
-    held: dict[Port, int] = dict.fromkeys(cluster.primaries(), 0)
+    running = {node.port for node in cluster.running_nodes()}
+    owners = [
+        entry
+        for entry in cluster.view()
+        if entry.is_primary and entry.slots and not entry.failing and entry.port in running
+    ]
+    held: dict[Port, int] = {entry.port: 0 for entry in owners}
     for key in services.room_keys():
-        port = cluster.primary_of_key(key)
-        held[port] = held.get(port, 0) + 1
+        slot = key_slot(key.encode())
+        port = next(entry.port for entry in owners if slot in entry.slots)
+        held[port] += 1
     port = max(held, key=lambda p: held[p])
     return port, held[port]
 

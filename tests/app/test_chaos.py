@@ -18,10 +18,10 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
 SMALL = Plan(
     rooms=10,
-    think=0.3,
-    gap=3.0,
+    think=0.2,
+    gap=2.0,
     durations=Durations(
-        app_down=5.0, postgres_down=6.0, pause=3.0, shard_down=3.0, replica_back=3.0
+        app_down=2.0, postgres_down=4.0, pause=2.0, shard_down=2.0, replica_back=2.0
     ),
     burst=60,
     finish_seconds=90.0,
@@ -38,7 +38,7 @@ FAULTS = [
 ]
 
 
-@pytest.mark.timeout(600)  # about 2 minutes on two quiet cores; far more on a loaded machine
+@pytest.mark.timeout(600)  # under 2 minutes on two quiet cores; far more on a loaded machine
 def test_every_game_and_acknowledged_move_survives_the_schedule_of_faults() -> None:
     need_service("Redis Cluster", cluster_tools_problem())
     need_service("a Postgres of the test's own", postgres_problem())
