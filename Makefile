@@ -34,8 +34,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Tests run in parallel workers (pytest-xdist): most of a test's time is spent waiting (for a
+# browser, a server starting, a timeout), so PYTEST_WORKERS outnumber the cores. Tests that
+# must not share a worker's order with others are grouped (xdist_group, --dist loadgroup).
+PYTEST_WORKERS ?= 4
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q --durations=40
+	$(BIN)/pytest -q --durations=40 -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: lint typecheck pytest
 
