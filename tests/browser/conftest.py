@@ -28,11 +28,17 @@ from tests.browser.harness import (
 )
 from tests.conftest import need_service
 
+BROWSER_TIMEOUT_SECONDS = 300
+"""pytest-timeout's hang guard for a browser test: the longest take 60-90 s alone and twice
+that while other workers share the cores (the suite's 120 s is for everything else)."""
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT_SECONDS))
 
 
 class Chromium:
