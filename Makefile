@@ -34,8 +34,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Tests run in parallel workers (pytest-xdist): most of a test's time is spent waiting (for a
+# browser, a server starting, a timeout), so PYTEST_WORKERS outnumber the cores. worksteal
+# hands out tests by their place in the collection, as load does, and an idle worker takes
+# over half of a busy one's queue (the browser tests, last, take half the time). Not the
+# scope-based modes (loadscope, loadfile, loadgroup): they key tests by node id, and the REST
+# fuzz test's items (one per API operation) share one, so all but one would never run.
+PYTEST_WORKERS ?= 4
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q --durations=40
+	$(BIN)/pytest -q --durations=40 -n $(PYTEST_WORKERS) --dist worksteal
 
 test: lint typecheck pytest
 

@@ -9,7 +9,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,16 +18,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.ports import free_port as free_loopback_port
+
 HOST = "127.0.0.1"
 EXIT_SECONDS = 15.0
 """How long a process told to stop (SIGTERM) may take before the soak calls it a failure."""
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A free port below the kernel's ephemeral range: a process killed here is started again
+    on the same port, which an outgoing connection must not take meanwhile (and, in the test
+    suite, a port no other pytest-xdist worker hands out)."""
+    return free_loopback_port()
 
 
 def postgres_bindir() -> Path | None:

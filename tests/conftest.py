@@ -27,8 +27,11 @@ def need_service(name: str, problem: str | None) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests run last: the session's Playwright (sync API) keeps an event loop running
-    on the main thread until the session ends, and no asyncio test can run after it starts."""
+    """Browser tests run last: while Playwright (its sync API) runs it keeps an event loop marked
+    running on the main thread, and no asyncio test can run, so Chromium is stopped before any
+    other test (``tests/browser/conftest.py``); taken last, it is started once. pytest-xdist
+    hands each worker tests in this order too, though a worker that takes over another's
+    queue may meet other tests after browser tests (Chromium is then started again)."""
     items.sort(key=lambda item: item.nodeid.startswith("tests/browser/"))
 
 

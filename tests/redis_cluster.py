@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,7 +29,8 @@ from types import TracebackType
 
 import redis
 
-HOST = "127.0.0.1"
+from tests.ports import HOST, PortPicker, worker_slice
+
 SLOTS = 16384
 BUS_PORT_OFFSET = 10000
 """Each node also listens on its port + 10000 for the cluster bus."""
@@ -104,29 +103,14 @@ def parse_cluster_nodes(text: str) -> list[NodeEntry]:
     return entries
 
 
-def _port_is_free(port: Port) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind((HOST, port))
-        except OSError:
-            return False
-    return True
+_node_ports = PortPicker(worker_slice(20000, 30000), also=(BUS_PORT_OFFSET,))
+"""Node ports below the kernel's ephemeral range, so that no outgoing connection grabs one
+meanwhile, and each pytest-xdist worker's own (``tests/ports.py``)."""
 
 
-def free_node_ports(count: int, taken: set[Port] | None = None) -> list[Port]:
-    """``count`` ports whose cluster bus port (+10000) is free too; below the kernel's
-    ephemeral range so that no outgoing connection grabs one meanwhile."""
-    chosen: list[Port] = []
-    taken = set(taken or ())
-    rng = random.Random()
-    while len(chosen) < count:
-        port = rng.randrange(20000, 30000)
-        if port in taken or port + BUS_PORT_OFFSET in taken:
-            continue
-        if _port_is_free(port) and _port_is_free(port + BUS_PORT_OFFSET):
-            chosen.append(port)
-            taken.update((port, port + BUS_PORT_OFFSET))
-    return chosen
+def free_node_ports(count: int) -> list[Port]:
+    """``count`` ports whose cluster bus port (+10000) is free too."""
+    return [_node_ports.take() for _ in range(count)]
 
 
 @dataclass

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import random
-import socket
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from app.settings import Settings
 from app.store.base import RoomStore
 from app.transport import server_options
 from app.ws.snapshot import Snapshot
+from tests.ports import free_port
 
 WAIT = 10.0
 """The longest any test waits for one message."""
@@ -73,13 +73,6 @@ class Recorded:
     def deliver(self, item: Snapshot | dict[str, Any]) -> None:
         assert isinstance(item, Snapshot)
         self.versions.append(item.version)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from app.db.migrate import upgrade
 from app.db.recorder import DatabaseRecorder
 from app.db.retry import Backoff, is_transient, retry_with_backoff
 from app.db.session import create_engine, create_session_factory
+from tests.ports import free_port
 
 FAST = Backoff(first_delay=0.01, max_delay=0.05, attempts=None)
 
@@ -37,12 +37,6 @@ class Outage:
         self.failures.append(error)
         if attempt >= 2:
             self.failed.set()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import pytest
+import redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
@@ -89,9 +90,16 @@ class World:
         )
         return Process(service, TurnKeeper(service, archive), Hub())
 
-    def flush_memory(self) -> None:
-        """A memory store lost whole, as Redis flushed."""
-        self.shared_store = None
+    def flush_store(self) -> None:
+        """The store lost whole: every key of the test's prefix deleted from Redis (the keys
+        other tests and workers keep in the same database stay), or the memory store dropped."""
+        if self.settings.redis_url:
+            with redis.Redis.from_url(self.settings.redis_url) as client:
+                keys = list(client.scan_iter(f"{self.settings.redis_prefix}*"))
+                if keys:
+                    client.delete(*keys)
+        else:
+            self.shared_store = None
 
 
 @asynccontextmanager

@@ -8,7 +8,6 @@ import asyncio
 import random
 
 import pytest
-import redis
 
 from app.rooms.credentials import hash_token
 from app.rooms.due import DueWork
@@ -17,7 +16,6 @@ from app.rooms.model import RoomOptions, room_of_text
 from app.rooms.service import RoomService
 from app.rooms.tables import Tables
 from app.turns.archive import ArchivedRoom
-from tests.app.conftest import REDIS_URL
 from tests.app.turns.conftest import (
     MOVE_SECONDS,
     PARK_AFTER,
@@ -167,11 +165,7 @@ async def test_a_parked_games_deadlines_are_applied_once_by_two_processes(world:
 async def test_a_parked_game_outlives_a_flush_of_the_store(world: World) -> None:
     table, archived = await parked_table(world)
 
-    if world.settings.redis_url:
-        with redis.Redis.from_url(REDIS_URL) as client:
-            client.flushdb()
-    else:
-        world.flush_memory()
+    world.flush_store()
     after_flush = await world.process()
     room = await move(after_flush.service, table, random.Random(4))
     assert room.version == archived.version + 1
@@ -184,11 +178,7 @@ async def test_a_game_the_store_lost_unparked_is_brought_back_from_the_database(
     process = await world.process()
     table = await turn_table(process.service)
     made = await move(process.service, table, random.Random(5))
-    if world.settings.redis_url:
-        with redis.Redis.from_url(REDIS_URL) as client:
-            client.flushdb()
-    else:
-        world.flush_memory()
+    world.flush_store()
     fresh = await world.process()
     room = await fresh.service.load(table.code)
     assert room is not None and room.version == made.version
