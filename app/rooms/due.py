@@ -15,6 +15,7 @@ from app.rooms import play
 from app.rooms.model import Room, Seat
 from app.rooms.service import RoomService
 from app.rooms.stand_ins import log_stand_in
+from app.turns.archive import DATABASE_ERRORS
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +135,17 @@ class DueWork:
         for game in room.unrecorded:
             try:
                 await self._rooms.recorder.record(game)
+            except DATABASE_ERRORS as error:
+                # An outage the room outlasts: it keeps the game and tries again later, so a
+                # line a try, not a traceback (a stopped Postgres made a thousand of them).
+                logger.warning(
+                    "recording game %s failed, the database is unavailable (%s); tried again later",
+                    game.game_id,
+                    type(error).__name__,
+                    extra={"room": room.code},
+                )
+                failed = True
+                break
             except Exception:
                 logger.exception(
                     "recording game %s failed", game.game_id, extra={"room": room.code}

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import time
+
+import pytest
 
 from tests.app.conftest import MakeSettings
 from tests.app.live import bearer, connect_client, create_room, live_server, play_out
 
 
 async def test_a_finished_game_waits_in_the_room_until_it_is_recorded(
-    make_settings: MakeSettings,
+    make_settings: MakeSettings, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """While the database is down the room keeps the game and tries again; each failed try is
+    one warning line, without a traceback (an outage is expected, not a fault in the code)."""
+    caplog.set_level(logging.INFO, logger="app.rooms.due")
     async with live_server(make_settings()) as live, live.http() as http:
         live.recorder.fail = True
         code, host = await create_room(http, seats=2)
@@ -26,6 +32,10 @@ async def test_a_finished_game_waits_in_the_room_until_it_is_recorded(
         assert room is not None and room.game is not None
         assert [game.game_id for game in room.unrecorded] == [room.game.id]
         assert room.next_record_at is not None and room.next_record_at > time.time() - 1
+        failures = [r for r in caplog.records if r.getMessage().startswith("recording game")]
+        assert failures
+        assert all(r.levelno == logging.WARNING and r.exc_info is None for r in failures)
+        assert "ConnectionError" in failures[0].getMessage()
 
         live.recorder.fail = False
         recorded = await live.recorder.game(room.game.id)
