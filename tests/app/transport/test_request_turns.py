@@ -18,8 +18,7 @@ from typing import Any
 import uvicorn
 
 from app.transport.http import GuardedHttpProtocol
-from tests.app.live import free_port
-from tests.app.transport.test_unread_answers import BODY, NOT_A_PROXY, REQUEST, Served
+from tests.app.transport.test_unread_answers import BODY, NOT_A_PROXY, REQUEST, Served, running
 
 CONNECTIONS = 8
 PIPELINED = 3
@@ -71,23 +70,12 @@ async def holding(*, requests_per_address: int | None, big: bool = False) -> Asy
         )
         await send({"type": "http.response.body", "body": body})
 
-    port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, http=protocol, lifespan="off", log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    held = Held(server, port)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not task.done(), "the server did not start"
-        await asyncio.sleep(0.01)
-    try:
-        yield held
-    finally:
-        server.should_exit = True
-        server.force_exit = True
-        held.let_go.set()
-        await task
+    async with running(app, protocol) as (server, port):
+        held = Held(server, port)
+        try:
+            yield held
+        finally:
+            held.let_go.set()  # the app's held requests end, so the server can stop
 
 
 async def pipelining(port: int, count: int, requests: int) -> list[socket.socket]:

@@ -53,6 +53,29 @@ class Served:
 
 
 @contextlib.asynccontextmanager
+async def running(
+    app: Any, protocol: type[GuardedHttpProtocol]
+) -> AsyncIterator[tuple[uvicorn.Server, int]]:
+    """uvicorn serving ``app`` in this event loop with ``protocol``, on a free port; stopped
+    on the way out."""
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, http=protocol, lifespan="off", log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        assert not task.done(), "the server did not start"
+        await asyncio.sleep(0.01)
+    try:
+        yield server, port
+    finally:
+        server.should_exit = True
+        server.force_exit = True
+        await task
+
+
+@contextlib.asynccontextmanager
 async def serving(**bounds: Any) -> AsyncIterator[Served]:
     """uvicorn in this event loop with the guarded protocol, answering 4 MB to any request."""
     protocol = GuardedHttpProtocol.configured(
@@ -72,22 +95,9 @@ async def serving(**bounds: Any) -> AsyncIterator[Served]:
         )
         await send({"type": "http.response.body", "body": BODY})
 
-    port = free_port()
-    config = uvicorn.Config(
-        big, host="127.0.0.1", port=port, http=protocol, lifespan="off", log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    served = Served(server, port)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not task.done(), "the server did not start"
-        await asyncio.sleep(0.01)
-    try:
+    async with running(big, protocol) as (server, port):
+        served = Served(server, port)
         yield served
-    finally:
-        server.should_exit = True
-        server.force_exit = True
-        await task
 
 
 async def never_reading(port: int, count: int) -> list[socket.socket]:
