@@ -81,7 +81,8 @@ async def test_two_players_on_different_processes_meet_in_one_room(
     assert {at_ann["seat"], at_bob["seat"]} == {0, 1}
     room = await _room(first, at_ann["code"])
     assert room["status"] == "playing"
-    assert [seat["name"] for seat in room["seats"]] == ["Ann", "Bob"]  # type: ignore[attr-defined]
+    # Who is seated first depends on which process's player proves alive first: either.
+    assert sorted(seat["name"] for seat in room["seats"]) == ["Ann", "Bob"]  # type: ignore[attr-defined]
 
 
 async def test_players_of_very_different_ratings_are_paired_closest_first(
