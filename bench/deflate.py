@@ -10,6 +10,10 @@ on the wire, against the server's level. The server's choice is a trade of its c
 players' bytes (``docs/scaling.md``: the bytes are most of the bill)::
 
     python bench/deflate.py --games 3 --levels 1,3,6,9
+
+``--compare`` instead compresses every move at the server's level with zlib-ng (what the server
+uses) and with the standard library's zlib, in turns, and reports each one's time and bytes
+and the median ratio of the pairs.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import random
 import statistics
 import sys
 import time
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 # The project, not this folder's engine.py, is what ``import engine`` must find.
@@ -58,7 +64,17 @@ def moves_pieces(games: int) -> list[list[tuple[bytes, ...]]]:
     return moves
 
 
-def compress_move(states: list[tuple[bytes, ...]], level: int) -> int:
+def stdlib_compressed(data: bytes, level: int) -> bytes:
+    """``deflate._compressed`` by the standard library's zlib: the same settings."""
+    encoder = zlib.compressobj(level, wbits=-deflate.WINDOW_BITS, memLevel=deflate._MEM_LEVEL)
+    return encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
+
+
+def compress_move(
+    states: list[tuple[bytes, ...]],
+    level: int,
+    compress: Callable[[bytes, int], bytes] = deflate._compressed,
+) -> int:
     """Compress one move's states as the server does, at ``level``; their bytes on the wire."""
     done: dict[int, bytes] = {}
     size = 0
@@ -66,7 +82,7 @@ def compress_move(states: list[tuple[bytes, ...]], level: int) -> int:
         for piece in pieces:
             compressed = done.get(id(piece))
             if compressed is None:
-                compressed = done[id(piece)] = deflate._compressed(piece, level)
+                compressed = done[id(piece)] = compress(piece, level)
             size += len(compressed)
         size -= 4  # the empty block that ends the last sync flush is not sent
     return size
@@ -77,6 +93,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--levels", default="1,3,6,9", help="zlib levels, 1-9")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--compare", action="store_true", help="zlib-ng against the standard library's zlib"
+    )
     args = parser.parse_args()
     levels = sorted({int(level) for level in args.levels.split(",")} | {deflate.LEVEL})
     if not 1 <= args.games <= MAX_GAMES or not 1 <= args.repeats <= MAX_REPEATS:
@@ -84,6 +103,9 @@ def main() -> None:
     if not all(1 <= level <= 9 for level in levels):
         raise SystemExit("zlib levels are 1-9")
     moves = moves_pieces(args.games)
+    if args.compare:
+        compare(moves, args.repeats)
+        return
     results: dict[int, tuple[float, float]] = {}
     for level in levels:
         passes = []
@@ -102,6 +124,27 @@ def main() -> None:
             f"{level:5d}  {micros:11.1f}  {micros / ours_us - 1:+9.0%}"
             f"  {size:11.0f}  {size / ours_bytes - 1:+9.0%}"
         )
+
+
+def compare(moves: list[list[tuple[bytes, ...]]], repeats: int) -> None:
+    """Each move at the server's level by zlib-ng and by the standard library, in turns."""
+    compressors = {"zlib-ng": deflate._compressed, "zlib": stdlib_compressed}
+    passes: dict[str, list[float]] = {name: [] for name in compressors}
+    sizes: dict[str, int] = {}
+    for _ in range(repeats):
+        for name, compress in compressors.items():
+            started_at = time.process_time()
+            sizes[name] = sum(compress_move(states, deflate.LEVEL, compress) for states in moves)
+            passes[name].append((time.process_time() - started_at) / len(moves))
+    print(f"{len(moves)} moves of 4-player games at level {deflate.LEVEL}, {repeats} passes each")
+    print("compressor  us per move  B per state")
+    for name in compressors:
+        micros = statistics.median(passes[name]) * 1e6
+        print(f"{name:10}  {micros:11.1f}  {sizes[name] / len(moves) / 4:11.0f}")
+    ratio = statistics.median(
+        ng / std for ng, std in zip(passes["zlib-ng"], passes["zlib"], strict=True)
+    )
+    print(f"zlib-ng / zlib, median of the pairs: {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ seed 43; ``docs/performance.md``)."""
 
 from __future__ import annotations
 
-import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +24,7 @@ from websockets.extensions.permessage_deflate import (
 )
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.typing import ExtensionParameter
+from zlib_ng import zlib_ng
 
 WINDOW_BITS = 12
 """The LZ77 window both ways: a state is a few KB, and a smaller window is a smaller
@@ -46,9 +46,13 @@ PIECES_KEPT = 1024
 
 def _compressed(data: bytes | bytearray | memoryview, level: int = LEVEL) -> bytes:
     """``data`` compressed on its own, ending with a sync flush's empty block (``level``:
-    another than the server's, for ``bench/deflate.py``)."""
-    encoder = zlib.compressobj(level, wbits=-WINDOW_BITS, memLevel=_MEM_LEVEL)
-    return encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
+    another than the server's, for ``bench/deflate.py``).
+
+    By zlib-ng, not the standard library's zlib: the same format, which any RFC 7692 peer
+    inflates, and as small at this level, in about four fifths of the time
+    (``bench/deflate.py --compare``)."""
+    encoder = zlib_ng.compressobj(level, wbits=-WINDOW_BITS, memLevel=_MEM_LEVEL)
+    return encoder.compress(data) + encoder.flush(zlib_ng.Z_SYNC_FLUSH)
 
 
 class SharedCompression:
