@@ -370,6 +370,10 @@ class TurnGame(Base):
     """Removed from Redis: this row is the only copy."""
     parked_at: Mapped[float | None] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float)
+    chat: Mapped[bytes | None] = mapped_column(LargeBinary)
+    """The room's chat lines as it was last parked (the store keeps them while it is there):
+    a JSON list of the lines as the store keeps them, oldest first, zlib-compressed; None
+    for none."""
 
 
 class TurnPlayer(Base):

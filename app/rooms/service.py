@@ -208,6 +208,7 @@ class RoomService:
             data=archived.text,
             wake_at=room.wake_at(settings.disconnect_grace_seconds, settings.seat_open_seconds),
             ttl_seconds=self.ttl_of(room),
+            chat=archived.chat,
         ):
             logger.info("room brought back from the database", extra={"room": code})
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -101,19 +101,27 @@ class RoomStore(Protocol):
         ...
 
     async def restore(
-        self, code: str, *, version: int, data: str, wake_at: float | None, ttl_seconds: int | None
+        self,
+        code: str,
+        *,
+        version: int,
+        data: str,
+        wake_at: float | None,
+        ttl_seconds: int | None,
+        chat: Sequence[str] = (),
     ) -> bool:
         """Write a room brought back from the database (``app/turns``) as a snapshot of
-        ``data`` at ``version``, with its wake time indexed, in one step and only if the store
-        holds no room under ``code``: of two processes bringing it back, one writes it and the
-        other finds it there. Nothing is announced (nothing changed). False when a room was
-        there."""
+        ``data`` at ``version``, with its wake time indexed and the chat lines it was parked
+        with (``chat_lines``, oldest first), in one step and only if the store holds no room
+        under ``code``: of two processes bringing it back, one writes it and the other finds
+        it there. Nothing is announced (nothing changed). False when a room was there."""
         ...
 
-    async def drop(self, code: str, *, version: int) -> bool:
-        """Take a parked room (its database copy is current) out of the store with its chat
-        and index entries, only if it is still at ``version``: a move committed since keeps
-        it. False when it was not dropped."""
+    async def drop(self, code: str, *, version: int, chat: Sequence[str] = ()) -> bool:
+        """Take a parked room (its database copy is current, with ``chat``, its chat lines as
+        read before) out of the store with its chat and index entries, only if it is still at
+        ``version`` and its newest chat line is still ``chat``'s: a move committed since, or a
+        line said since, keeps it. False when it was not dropped."""
         ...
 
     async def publish(self, code: str, message: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.store.base import Commit, StoredRoom, StoreEvent, wall_clock
@@ -149,7 +149,14 @@ class MemoryRoomStore:
         return True
 
     async def restore(
-        self, code: str, *, version: int, data: str, wake_at: float | None, ttl_seconds: int | None
+        self,
+        code: str,
+        *,
+        version: int,
+        data: str,
+        wake_at: float | None,
+        ttl_seconds: int | None,
+        chat: Sequence[str] = (),
     ) -> bool:
         if self._entry(code) is not None:
             return False
@@ -157,11 +164,17 @@ class MemoryRoomStore:
         self._rooms[code] = _Entry(version, data, expires_at, version)
         if wake_at is not None:
             self._wake[code] = wake_at
+        self._chats.pop(code, None)
+        if chat:
+            self._chats[code] = deque(chat)
         return True
 
-    async def drop(self, code: str, *, version: int) -> bool:
+    async def drop(self, code: str, *, version: int, chat: Sequence[str] = ()) -> bool:
         entry = self._entry(code)
         if entry is None or entry.version != version:
+            return False
+        lines = self._chats.get(code)
+        if (lines[-1] if lines else "") != (chat[-1] if chat else ""):
             return False
         self._drop(code)
         return True

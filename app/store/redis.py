@@ -33,7 +33,7 @@ import logging
 import time
 import uuid
 import zlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -322,17 +322,28 @@ class RedisRoomStore:
         return True
 
     async def restore(
-        self, code: str, *, version: int, data: str, wake_at: float | None, ttl_seconds: int | None
+        self,
+        code: str,
+        *,
+        version: int,
+        data: str,
+        wake_at: float | None,
+        ttl_seconds: int | None,
+        chat: Sequence[str] = (),
     ) -> bool:
         wake = "" if wake_at is None else repr(wake_at)
         ttl = str(ttl_seconds or 0)
         room_args = {"version": str(version), "data": snapshots.packed(data), "ttl": ttl}
+        room, chat_key = self._room_key(code), self._chat_key(code)
         if not self.cluster:
-            keys = {"room": self._room_key(code), "wake": self._index_keys(code)["wake"]}
-            args = room_args | {"code": code, "wake_at": wake}
+            keys = {"room": room, "wake": self._index_keys(code)["wake"], "chat": chat_key}
+            args = room_args | {"code": code, "wake_at": wake, "chat...": list(chat)}
             return bool(await self._nodes.run(_RESTORE_ONE_NODE, keys, args, retry=True))
         if not await self._nodes.run(
-            _RESTORE_ROOM, {"room": self._room_key(code)}, room_args, retry=True
+            _RESTORE_ROOM,
+            {"room": room, "chat": chat_key},
+            room_args | {"chat...": list(chat)},
+            retry=True,
         ):
             return False
         expires_at = "+inf" if not ttl_seconds else repr(self._clock() + ttl_seconds)
@@ -352,9 +363,10 @@ class RedisRoomStore:
         )
         return True
 
-    async def drop(self, code: str, *, version: int) -> bool:
+    async def drop(self, code: str, *, version: int, chat: Sequence[str] = ()) -> bool:
         keys = {"room": self._room_key(code), "chat": self._chat_key(code)}
-        if not await self._nodes.run(_DROP_ROOM, keys, {"version": str(version)}, retry=True):
+        args = {"version": str(version), "chat_last": chat[-1] if chat else ""}
+        if not await self._nodes.run(_DROP_ROOM, keys, args, retry=True):
             return False
         # A process that dies here leaves the room due at its wake time: its waking then
         # brings it back from the database, as its deadline would have.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -21,6 +22,9 @@ class ArchivedRoom:
     text: str
     """The room's text (``room_text``)."""
     parked: bool
+    chat: tuple[str, ...] = ()
+    """The room's chat lines as it was last parked, oldest first (the store keeps them
+    meanwhile)."""
 
 
 class TurnArchive(Protocol):
@@ -38,9 +42,10 @@ class TurnArchive(Protocol):
 
     async def room(self, code: str) -> ArchivedRoom | None: ...
 
-    async def park(self, code: str, *, version: int, now: float) -> bool:
-        """Mark the room parked (about to leave the store), if ``version`` is the one kept and
-        it is not parked yet. False otherwise: it moved on, or is parked already."""
+    async def park(self, code: str, *, version: int, now: float, chat: Sequence[str] = ()) -> bool:
+        """Mark the room parked (about to leave the store) with its chat lines, oldest
+        first, if ``version`` is the one kept and it is not parked yet. False otherwise: it
+        moved on, or is parked already."""
         ...
 
     async def due(self, now: float, *, unparked_before: float, limit: int) -> list[str]:

@@ -2,13 +2,16 @@
 Postgres, the same statements on both.
 
 A room's text is kept zlib-compressed: a four-seat game's 5-20 KB of JSON (most of it the log)
-takes a fifth of that. Each write is one short transaction: the room's row, guarded by its
-version, and its players' rows when that wrote."""
+takes a fifth of that; so are its chat lines, written when it is parked. Each write is one
+short transaction: the room's row, guarded by its version, and its players' rows when that
+wrote."""
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 
+import orjson
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -44,16 +47,18 @@ class DatabaseTurnArchive:
         async with self._sessions() as session:
             row = (
                 await session.execute(
-                    select(TurnGame.version, TurnGame.room, TurnGame.parked).where(
+                    select(TurnGame.version, TurnGame.room, TurnGame.parked, TurnGame.chat).where(
                         TurnGame.code == code
                     )
                 )
             ).first()
         if row is None:
             return None
-        return ArchivedRoom(row.version, zlib.decompress(row.room).decode(), row.parked)
+        chat = () if row.chat is None else tuple(orjson.loads(zlib.decompress(row.chat)))
+        return ArchivedRoom(row.version, zlib.decompress(row.room).decode(), row.parked, chat)
 
-    async def park(self, code: str, *, version: int, now: float) -> bool:
+    async def park(self, code: str, *, version: int, now: float, chat: Sequence[str] = ()) -> bool:
+        lines = zlib.compress(orjson.dumps(list(chat)), LEVEL) if chat else None
         async with self._sessions() as session, session.begin():
             parked = await session.execute(
                 update(TurnGame)
@@ -62,7 +67,7 @@ class DatabaseTurnArchive:
                     TurnGame.version == version,
                     TurnGame.parked.is_(False),
                 )
-                .values(parked=True, parked_at=now, idle_since=None, updated_at=now)
+                .values(parked=True, parked_at=now, idle_since=None, updated_at=now, chat=lines)
             )
             return bool(parked.rowcount)  # type: ignore[attr-defined]
 

@@ -84,9 +84,10 @@ class TurnKeeper:
 
     async def park(self, code: str) -> bool:
         """Park the room if nobody looks at it: its database copy made current and marked
-        parked, then the room taken out of the store if it is still at that version. A process
-        that dies between the two leaves the room in the store and parked in the database:
-        nothing is lost, and its next commit marks it unparked again. True when parked."""
+        parked with its chat lines, then the room taken out of the store if it is still at
+        that version with no line said since. A process that dies between the two (or a line
+        said meanwhile) leaves the room in the store and parked in the database: nothing is
+        lost, and its next commit marks it unparked again. True when parked."""
         service = self._service
         room = await service.load(code)
         if room is None:
@@ -98,9 +99,10 @@ class TurnKeeper:
             await service.keep_turn(room)  # the database's idle time was an older version's
             return False
         await service.keep_turn(room)
-        if not await self._archive.park(code, version=room.version, now=now):
+        chat = await service.store.chat_lines(code)
+        if not await self._archive.park(code, version=room.version, now=now, chat=chat):
             return False
-        if not await service.store.drop(code, version=room.version):
+        if not await service.store.drop(code, version=room.version, chat=chat):
             return False
         logger.info("room parked", extra={"room": code})
         return True

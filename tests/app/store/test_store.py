@@ -776,6 +776,39 @@ async def test_a_room_is_restored_only_where_none_is_and_indexed(store: RoomStor
     assert await store.load("PARKED01") == StoredRoom(8, "{}", 7, ["[1]"])
 
 
+async def test_a_room_is_restored_with_the_chat_it_was_parked_with(store: RoomStore) -> None:
+    lines = ['{"text":"first"}', '{"text":"second"}']
+    assert await store.restore(
+        "PARKED03", version=4, data="{}", wake_at=None, ttl_seconds=60, chat=lines
+    )
+    assert await store.chat_lines("PARKED03") == lines
+    assert await store.chat("PARKED03", '{"text":"third"}', keep=3)
+    assert await store.chat("PARKED03", '{"text":"fourth"}', keep=3)
+    assert (
+        await store.chat_lines("PARKED03")
+        == [*lines[1:], '{"text":"third"}', '{"text":"fourth"}'][-3:]
+    )
+
+    assert await store.drop("PARKED03", version=4, chat=await store.chat_lines("PARKED03"))
+    assert await store.restore("PARKED03", version=4, data="{}", wake_at=None, ttl_seconds=60)
+    assert await store.chat_lines("PARKED03") == [], "a room parked without chat has none"
+
+
+async def test_a_room_is_not_dropped_with_a_chat_line_said_since_it_was_read(
+    store: RoomStore,
+) -> None:
+    assert await store.commit(commit(1, code="PARKED04"))
+    assert await store.chat("PARKED04", '{"text":"kept"}', keep=100)
+    read = await store.chat_lines("PARKED04")
+    assert await store.chat("PARKED04", '{"text":"said since"}', keep=100)
+    assert not await store.drop("PARKED04", version=1, chat=read)
+    assert not await store.drop("PARKED04", version=1), "nor as if it had none"
+    assert await store.load("PARKED04") is not None
+    assert await store.drop("PARKED04", version=1, chat=await store.chat_lines("PARKED04"))
+    assert await store.load("PARKED04") is None
+    assert await store.chat_lines("PARKED04") == []
+
+
 async def test_a_room_is_dropped_only_at_the_version_given(store: RoomStore) -> None:
     assert await store.commit(commit(1, code="PARKED02", wake_at=time.time() - 1))
     assert await store.commit(commit(2, "[2]", code="PARKED02", step=True))

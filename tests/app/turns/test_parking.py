@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from app.rooms.chat import say
 from app.rooms.credentials import hash_token
 from app.rooms.due import DueWork
 from app.rooms.errors import RoomError
@@ -126,6 +127,47 @@ async def test_a_parked_game_is_brought_back_by_a_connection(world: World) -> No
     world.clock.advance(PARK_AFTER + 1)
     await later.keeper.look(later.hub)
     assert await in_store(later.service, table.code), "someone is here: not parked"
+
+
+async def test_a_parked_game_keeps_its_chat(world: World) -> None:
+    first = await world.process()
+    table = await turn_table(first.service)
+    lines = [f'{{"seat":{seat},"text":"line {seat}"}}' for seat in (0, 1, 0)]
+    for line in lines:
+        assert await say(first.service.store, table.code, line)
+    process = await parked(world, table)
+    archived = await world.archive.room(table.code)
+    assert archived is not None and archived.chat == tuple(lines)
+    assert await process.service.store.chat_lines(table.code) == [], "out of the store"
+
+    later = await world.process()
+    await later.service.set_presence(table.code, hash_token(table.tokens[1]), connected=True)
+    assert await later.service.store.chat_lines(table.code) == lines
+    assert await say(later.service.store, table.code, '{"seat":1,"text":"back"}')
+    assert await later.service.store.chat_lines(table.code) == [*lines, '{"seat":1,"text":"back"}']
+
+
+async def test_a_line_said_while_a_game_is_parked_keeps_it_in_the_store(world: World) -> None:
+    """The keeper reads the chat, then writes the database: a line said between the two is
+    not in the database, so the room stays in the store (and its next commit unparks it)."""
+    process = await world.process()
+    table = await turn_table(process.service)
+    await move(process.service, table, random.Random(1))
+    assert await say(process.service.store, table.code, '{"text":"before"}')
+    store = process.service.store
+    chat_lines = store.chat_lines
+
+    async def read_then_said(code: str) -> list[str]:
+        lines = await chat_lines(code)
+        assert await say(store, code, '{"text":"meanwhile"}')
+        return lines
+
+    store.chat_lines = read_then_said  # type: ignore[method-assign]
+    world.clock.advance(PARK_AFTER + 1)
+    assert not await process.keeper.park(table.code)
+    store.chat_lines = chat_lines  # type: ignore[method-assign]
+    assert await in_store(process.service, table.code)
+    assert await store.chat_lines(table.code) == ['{"text":"before"}', '{"text":"meanwhile"}']
 
 
 async def test_a_parked_game_is_read_where_it_is_by_peek(world: World) -> None:
@@ -278,9 +320,10 @@ async def test_parking_and_waking_on_a_redis_cluster(cluster_world: World) -> No
     both, and comes back to both (its deadline is then found by the store's own index)."""
     first = await cluster_world.process()
     table = await turn_table(first.service)
+    assert await say(first.service.store, table.code, '{"text":"see you tomorrow"}')
     await parked(cluster_world, table)
     archived = await cluster_world.archive.room(table.code)
-    assert archived is not None
+    assert archived is not None and archived.chat == ('{"text":"see you tomorrow"}',)
     assert (
         table.code
         not in (await first.service.store.due(cluster_world.clock.now + 2 * MOVE_SECONDS))[0]
@@ -289,6 +332,7 @@ async def test_parking_and_waking_on_a_redis_cluster(cluster_world: World) -> No
     later = await cluster_world.process()
     room = await later.service.load(table.code)
     assert room is not None and room.version == archived.version
+    assert await later.service.store.chat_lines(table.code) == ['{"text":"see you tomorrow"}']
     assert (
         table.code in (await later.service.store.due(cluster_world.clock.now + 2 * MOVE_SECONDS))[0]
     )
