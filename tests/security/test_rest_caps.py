@@ -63,7 +63,9 @@ def test_rooms_waiting_to_start_have_a_ceiling(serve: Serve) -> None:
 
 
 def test_an_idle_waiting_room_expires_and_frees_its_place(serve: Serve) -> None:
-    server = serve(max_waiting_rooms="1", waiting_room_ttl_seconds="1")
+    # Long enough for the host to connect and say hello under a loaded run of the suite (at 1
+    # s the room once expired before its host's hello), short enough to wait for.
+    server = serve(max_waiting_rooms="1", waiting_room_ttl_seconds="4")
     with httpx.Client(base_url=server.endpoint.base_url, timeout=10) as http:
         with contextlib.ExitStack() as stack:
             code = present(stack, server, create(http, visibility="public"))
