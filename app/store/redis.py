@@ -84,8 +84,8 @@ _HIT = _script("hit")
 _HELD = _script("held")
 _HELD_COUNT = _script("held_count")
 _HOLD = _script("hold")
-_RESTORE_ONE_NODE = _script("restore_one_node")
-_RESTORE_ROOM = _script("restore_room")
+_RESTORE_ONE_NODE = _script("restore_one_node", "restore_snapshot")
+_RESTORE_ROOM = _script("restore_room", "restore_snapshot")
 _DROP_ROOM = _script("drop_room")
 
 _NOTHING_TO_INDEX, _WAKE_TO_INDEX, _EVERY_ENTRY_TO_INDEX = 1, 2, 3
