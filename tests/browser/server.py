@@ -29,6 +29,7 @@ CLAIM_ROOM = "Claim table"
 SIX_DUEL_ROOM = "Six seat duel table"
 HELP_ROOM = "Help pictures table"
 RICH_ROOM = "Rich six seat table"
+TALL_STACK_SIX_ROOM = "Tall stack six seat table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -209,6 +210,26 @@ DEALS: dict[str, dict[str, Any]] = {
         "discard": ["piggy_bank"],
         "deck": ["guitar", "fine_art", "stocks", "coins"],
     },
+}
+
+# The rich table's rivals, and seat 0 with eight sets under a Stock Certificates set (the
+# longest name of a kind): "+7 sets" and the chip of the set below its top. On a phone the
+# two rows of rivals and that stack leave the centre less than a zone's whole height.
+DEALS[TALL_STACK_SIX_ROOM] = {
+    **DEALS[RICH_ROOM],
+    "stacks": [
+        [
+            ["piggy_bank", "piggy_bank"],
+            ["coins", "coins"],
+            ["guitar", "guitar"],
+            ["jewelry", "jewelry"],
+            ["yacht", "yacht"],
+            ["sports_car", "sports_car"],
+            ["racehorse", "racehorse", "silver_bar"],
+            ["stocks", "stocks", "stocks"],
+        ],
+        *DEALS[RICH_ROOM]["stacks"][1:],
+    ],
 }
 
 

@@ -26,7 +26,7 @@ from tests.browser.harness import (
     wait_for_next_state,
     watch_layout,
 )
-from tests.browser.server import DUEL_ROOM, RICH_ROOM, STEAL_ROOM
+from tests.browser.server import DUEL_ROOM, RICH_ROOM, STEAL_ROOM, TALL_STACK_SIX_ROOM
 
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
 NAMES = [
@@ -49,11 +49,11 @@ def short_money(value: int) -> str:
     return f"${round(value / 1000)}k"
 
 
-def sit_at_the_rich_table(page: Page, server: Server) -> None:
+def sit_at_the_rich_table(page: Page, server: Server, room_name: str = RICH_ROOM) -> None:
     """Six people of 30-letter names at the rich table (the five rivals joined by the API and
     never connected); the page sits in the first seat, whose move it is."""
     created = httpx.post(
-        f"{server.url}/api/rooms", json={"name": NAMES[0], "room_name": RICH_ROOM, "seats": 6}
+        f"{server.url}/api/rooms", json={"name": NAMES[0], "room_name": room_name, "seats": 6}
     ).json()
     code = created["code"]
     for name in NAMES[1:]:
@@ -80,6 +80,23 @@ def boxes_meet(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
         and a["y"] < b["y"] + b["height"] - 0.5
         and b["y"] < a["y"] + a["height"] - 0.5
     )
+
+
+def test_a_tall_stack_at_a_six_seat_table_leaves_the_piles_in_sight_on_a_phone(
+    open_page: OpenPage, server: Server
+) -> None:
+    """Two rows of rivals with 30-letter names and your eight sets leave a phone's centre less
+    than a pile's whole height: the piles' cards are drawn smaller to fit, and no pile's name or
+    count lies under your stack (before, the centre's row shrank and your stack covered them)."""
+    page = open_page(width=360, height=740, touch=True)
+    watch_layout(page, whole_table_in_view=True)
+    sit_at_the_rich_table(page, server, room_name=TALL_STACK_SIX_ROOM)
+    expect(page.locator(".player.you .strip-toggle")).to_have_text("+7 sets")
+    screenshot(page, "table-six-tall-stack-phone", as_seen=True)
+    problems = layout_problems(page)
+    assert not problems, "\n".join(problems[:20])
+    deck = page.locator(".felt [data-zone='deck'] .cardback").first.bounding_box()
+    assert deck is not None and deck["width"] < 56, deck  # smaller than a set's card
 
 
 @pytest.mark.parametrize("size", SIZES)
