@@ -152,7 +152,7 @@ export function playNowPanel({ navigate }) {
         h(
           "div",
           { class: "queue-actions" },
-          h("button", { type: "button", class: "primary", onClick: () => send({ type: "fill_ai" }) }, "Fill with AI now"),
+          h("button", { type: "button", class: "primary", onClick: fillWithAi }, "Fill with AI now"),
           h("button", { type: "button", onClick: cancel }, "Cancel"),
         ),
       );
@@ -169,6 +169,14 @@ export function playNowPanel({ navigate }) {
 
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  // Pressed before the queue's socket has opened (a slow connection), the wish is kept and
+  // sent with the player's place in the queue, not lost.
+  let wantsAi = false;
+  function fillWithAi() {
+    wantsAi = true;
+    send({ type: "fill_ai" });
   }
 
   function cancel() {
@@ -191,7 +199,11 @@ export function playNowPanel({ navigate }) {
     rememberChoice(choice);
     const state = { since: Date.now(), seats: choice.seats, position: null, found: 1, aiAfter: 20 };
     socket = new WebSocket(socketUrl());
-    socket.onopen = () => send({ type: "queue", name: chosenName, player_id: playerId(), ...choice });
+    wantsAi = false;
+    socket.onopen = () => {
+      send({ type: "queue", name: chosenName, player_id: playerId(), ...choice });
+      if (wantsAi) send({ type: "fill_ai" });
+    };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "queued") {

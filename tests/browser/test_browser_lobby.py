@@ -5,6 +5,7 @@ table, a lone player asks for AI at once, and the lobby shows who is online and 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -79,6 +80,26 @@ def test_a_lone_player_fills_with_ai_now_and_the_choice_is_remembered(
     expect(cy.get_by_label("Draft", exact=True)).to_be_visible()
     cy.get_by_label("Table").select_option("4")
     expect(cy.get_by_label("Draft", exact=True)).to_be_hidden()
+
+
+HOLD_QUEUE_SOCKET = (Path(__file__).parent / "hold_queue_socket.js").read_text()
+"""Holds the page's Play now socket connecting until ``window.releaseQueue()`` is called."""
+
+
+def test_fill_with_ai_pressed_while_the_queue_still_connects_is_not_lost(
+    open_page: OpenPage, server: Server
+) -> None:
+    """On a slow connection the waiting view shows before the queue's socket opens: pressing
+    Fill with AI now then is kept and sent as it opens, so the table comes at once, not after
+    the queue's wait for players (20 s)."""
+    fay = open_page(**SIZES["laptop"])
+    fay.add_init_script(HOLD_QUEUE_SOCKET)
+    _play_now(fay, server, "Fay", seats=2)
+    expect(fay.get_by_role("heading", name="Finding your table…")).to_be_visible()
+    fay.get_by_role("button", name="Fill with AI now").click()
+    fay.evaluate("window.releaseQueue()")
+    expect(fay).to_have_url(TABLE, timeout=8_000)
+    expect(fay.locator(".felt")).to_be_visible()
 
 
 def test_any_size_waits_and_cancel_returns_to_the_form(open_page: OpenPage, server: Server) -> None:
