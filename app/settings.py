@@ -125,6 +125,11 @@ class Settings(BaseSettings):
     does not read fills the server's own queue (``ws_queue_size``) soon, not the kernel's."""
     ws_unwritable_seconds: float = 30.0
     """How long a WebSocket may stay unable to take more data before it is closed (1013)."""
+    ws_ping_after_seconds: Annotated[float, Field(gt=0)] = 30.0
+    """A WebSocket that has sent nothing for this long is sent a WebSocket ping; one that
+    sent anything meanwhile is not (the browser's client sends ``ping`` every 25 s)."""
+    ws_pong_seconds: Annotated[float, Field(gt=0)] = 10.0
+    """How long a pinged WebSocket has to answer before it is closed (1011)."""
     http_header_seconds: float = 10.0
     """How long a new connection may take to send a whole request head before it is closed."""
     http_body_seconds: Annotated[float, Field(gt=0)] = 10.0

@@ -25,7 +25,8 @@ from app.settings import Settings
 
 def server_options(settings: Settings) -> dict[str, Any]:
     """uvicorn's connection options: the protocols of this package with their bounds, the
-    largest WebSocket message and compression. The tests' live servers use them too."""
+    WebSocket keepalive, the largest WebSocket message and compression. The tests' live
+    servers use them too."""
     from app.transport.http import GuardedHttpProtocol
     from app.transport.websocket import SendNowProtocol
 
@@ -44,6 +45,8 @@ def server_options(settings: Settings) -> dict[str, Any]:
             send_buffer_bytes=settings.ws_send_buffer_bytes,
             unwritable_seconds=settings.ws_unwritable_seconds,
         ),
+        "ws_ping_interval": settings.ws_ping_after_seconds,
+        "ws_ping_timeout": settings.ws_pong_seconds,
         "ws_max_size": settings.ws_max_message_bytes,
         "ws_per_message_deflate": settings.ws_compression,
     }

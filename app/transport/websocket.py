@@ -91,6 +91,8 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         # the tokens in them, would be logged.
         self.conn.debug = False
         self._unwritable: asyncio.TimerHandle | None = None
+        self._heard_at = self.loop.time()
+        """When the client last sent anything (``send_keepalive_ping``)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -149,6 +151,26 @@ class SendNowProtocol(WebSocketsSansIOProtocol):
         self.request: Any = None
         self.response: Any = None
         super().start_keepalive()
+
+    def data_received(self, data: bytes) -> None:
+        self._heard_at = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        """Ping a client only once it has sent nothing for the whole interval (uvicorn's
+        ``ws_ping_interval``): anything it sent meanwhile showed it is there, as a pong
+        would. The browser's client sends ``ping`` more often than that, so a live tab is
+        never pinged, and a seat that acts is not; under load, pinging every connection
+        every interval and reading its pong was 5% of the CPU of a move
+        (``docs/performance.md``). A client gone without a word is still closed within the
+        interval and uvicorn's ``ws_ping_timeout``."""
+        interval = self.ping_interval
+        if interval is not None:
+            wait = self._heard_at + interval - self.loop.time()
+            if wait > interval / 20:  # not for what is left after a pong's round trip
+                self.ping_timer = self.loop.call_later(wait, self.send_keepalive_ping)
+                return
+        super().send_keepalive_ping()
 
     def send_now(self, text: Text) -> bool:
         """Frame ``text`` and write it now if the connection is open and its transport is

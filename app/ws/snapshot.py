@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar, cast, overload
@@ -240,7 +239,7 @@ class Snapshot:
         if version != self.room.version:
             return {}
         seat, _, ref = key.partition(":")
-        return {int(seat): json.loads(ref)}
+        return {int(seat): orjson.loads(ref)}
 
     @cached
     def _room_public(self) -> RoomPublic:

@@ -127,6 +127,8 @@ def test_the_websocket_protocol_overrides_what_uvicorn_still_calls() -> None:
             "resume_writing": [],
             "handle_connect": ["event"],
             "start_keepalive": [],
+            "data_received": ["data"],
+            "send_keepalive_ping": [],
         },
         "app/transport/websocket.py",
     )
@@ -171,6 +173,8 @@ async def test_the_websocket_protocol_sets_what_send_now_reads() -> None:
             "handshake_complete": bool,
             "disconnected": bool,
             "initial_response": type(None),
+            "ping_interval": (float, int, type(None)),
+            "ping_timer": (asyncio.TimerHandle, type(None)),
         },
     )
     # The protocol is the transport's until it is handed a handshake; then it has a scope.
