@@ -37,8 +37,10 @@ import asyncio
 import bisect
 import contextlib
 import gc
+import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -67,6 +70,7 @@ from bench.load_redis import (  # noqa: E402
     redis_step,
     room_memory,
 )
+from bench.phases.sitecustomize import COLLECTOR, PHASES  # noqa: E402
 from bench.servers import pin, progress, wait_for_line  # noqa: E402
 from bench.swarm import (  # noqa: E402
     LATE_MOVE,
@@ -122,6 +126,9 @@ class Step:
     late_sizes: list[int] = field(default_factory=list)
     """Bytes of each ``state`` past move ``LATE_MOVE`` of its game."""
     late_samples: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)
+    """``--phases``: µs of the game server's CPU per move in each phase, over its processes
+    (``bench/phases/sitecustomize.py``), and under ``ALL_CPU`` all of it."""
 
 
 @dataclass
@@ -186,6 +193,8 @@ class Target:
     steps: list[Step] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
     """CSV rows: server, offered rate, send time in the step (s), latency (ms)."""
+    phases: str | None = None
+    """``--phases``: where each game server process writes its phases' totals (``.<pid>``)."""
 
 
 async def step(target: Target, rate: float, seconds: float) -> Step:
@@ -199,6 +208,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
     moves_before = [room.moves for room in swarm.rooms]
     counters = await asyncio.gather(*(process_counters(http) for http in target.http))
     nodes_before = redis_counters(target.redis_nodes)
+    phases_before = await phase_totals(target)
     # The generator's own collections (up to 0.9 s over 4,000 client connections) would
     # show as the server's latency: collect now, and not during the step.
     gc.collect()
@@ -218,6 +228,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
     finally:
         gc.enable()
     nodes_after = redis_counters(target.redis_nodes)
+    phases_after = await phase_totals(target)
     counters_after = await asyncio.gather(*(process_counters(http) for http in target.http))
     change = [
         {name: value - old.get(name, 0.0) for name, value in new.items()}
@@ -267,12 +278,58 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
         redis=redis_step(nodes_before, nodes_after, moves, elapsed) if nodes_before else None,
         late_sizes=stats.late_sizes[late_before:],
         late_samples=stats.late_samples[samples_before:],
+        phases=per_move(phases_before, phases_after, moves),
     )
     # Let the last actions come back before the next step.
     await asyncio.sleep(1)
     for room in swarm.rooms:
         room.pending = None
     return measured
+
+
+ALL_CPU = "all the process's CPU"
+
+
+async def phase_totals(target: Target) -> list[dict[str, Any]]:
+    """Each game server process's phase totals now (``--phases``; none without it): asked for
+    with ``SIGUSR1``, read once the process has written them anew."""
+    if target.phases is None:
+        return []
+    totals: list[dict[str, Any]] = []
+    for pid in target.pids:
+        path = Path(f"{target.phases}.{pid}")
+        before = _phases_written(path)
+        os.kill(pid, signal.SIGUSR1)
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            read = _phases_written(path)
+            if read is not None and (before is None or read["written"] > before["written"]):
+                totals.append(read)
+                break
+        else:
+            raise RuntimeError(f"process {pid} wrote no phases (is bench/phases on its path?)")
+    return totals
+
+
+def _phases_written(path: Path) -> dict[str, Any] | None:
+    if not path.exists():
+        return None
+    written: dict[str, Any] = json.loads(path.read_text())
+    return written
+
+
+def per_move(
+    before: list[dict[str, Any]], after: list[dict[str, Any]], moves: int
+) -> dict[str, float]:
+    """µs per move of each phase between two readings, summed over the processes."""
+    phases: dict[str, float] = {}
+    for old, new in zip(before, after, strict=True):
+        for label, (nanoseconds, _) in new["phases"].items():
+            spent = nanoseconds - old["phases"].get(label, [0, 0])[0]
+            phases[label] = phases.get(label, 0.0) + spent / 1000 / max(moves, 1)
+        spent = new["cpu_ns"] - old["cpu_ns"]
+        phases[ALL_CPU] = phases.get(ALL_CPU, 0.0) + spent / 1000 / max(moves, 1)
+    return phases
 
 
 async def connect_seats(target: Target, args: argparse.Namespace) -> None:
@@ -343,6 +400,13 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
         "CASH_STASH_METRICS_TOKEN": METRICS_TOKEN,
         "CASH_STASH_WS_COMPRESSION": "true" if args.compression else "false",
     }
+    phases = None
+    if args.phases:
+        phases = str(Path(tempfile.mkdtemp(prefix="cash_stash_phases_")) / "phases")
+        env["CASH_STASH_BENCH_PHASES"] = phases
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(BENCH / "phases"), os.environ.get("PYTHONPATH")])
+        )
     command = [str(Path(sys.executable).parent / "cash-stash"), "serve", "--port"]
     memory_before = redis_memory(backing)
     with contextlib.ExitStack() as stack:
@@ -396,6 +460,7 @@ async def game_server(args: argparse.Namespace, backing: Backing) -> AsyncIterat
                     http,
                     backing.nodes,
                     compressed=args.compression,
+                    phases=phases,
                 )
                 await connect_seats(target, args)
                 try:
@@ -650,6 +715,8 @@ def report_game(game: Target) -> None:
                     if calls >= 0.01
                 )
             )
+    if any(s.phases for s in game.steps):
+        report_phases(game)
     memory = game.room_memory
     if memory:
         print(
@@ -657,6 +724,27 @@ def report_game(game: Target) -> None:
             f" {memory['rooms']:.0f} rooms at move {memory['moves']:.0f} of their game);"
             f" the primaries' memory per room {memory['per_room'] / 1024:.1f} KiB"
         )
+
+
+def report_phases(game: Target) -> None:
+    """``--phases``: where the game server's CPU per move went, by phase (medians over the
+    steps); an indented phase runs inside the one above it."""
+    print("\n  where a move's CPU went, timed in the server (µs per move, medians over the steps):")
+    rates = by_rate(game)
+    print("  " + " " * 40 + "".join(f"{rate:>9.0f}/s" for rate in rates))
+    labels = [label for label, _ in PHASES] + [COLLECTOR]
+    rows = [(label, label) for label in labels]
+    for label, shown in [*rows, ("the rest (event loop, tasks, ...)", None), (ALL_CPU, ALL_CPU)]:
+        values = []
+        for steps in rates.values():
+            if shown is None:  # what no top-level phase holds
+                top = [name for name in labels if not name.startswith(" ")]
+                values.append(
+                    median(s.phases[ALL_CPU] - sum(s.phases[n] for n in top) for s in steps)
+                )
+            else:
+                values.append(median(s.phases.get(shown, 0.0) for s in steps))
+        print(f"  {label:40s}" + "".join(f"{value:11.1f}" for value in values))
 
 
 def by_rate(target: Target) -> dict[float, list[Step]]:
@@ -705,6 +793,12 @@ def main() -> None:
         default="game",
         help="what pads the bare server's states: game text (default; deflate works as on a"
         " real state) or one letter repeated (deflate nearly free: a lower floor than real)",
+    )
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="time where the game server's CPU per move goes, inside the process"
+        " (bench/phases/sitecustomize.py)",
     )
     parser.add_argument(
         "--trace", help="write every action's server, rate, send time and latency to this CSV"
