@@ -127,3 +127,23 @@ export function pendingPanel(message) {
     h("p", {}, mine ? `Choose how ${target.name}'s stack moves.` : `Waiting for ${view.players[pending.chooser].name} to choose how ${target.name}'s stack moves.`),
   );
 }
+
+/** How the duel closes up, step by step, when the centre is too short for all of it: its title
+ * and the earlier plays go, then its sentence, then the newest plays close up into one row. */
+const CLOSER = ["short", "shorter", "shortest"];
+
+/**
+ * Keep the duel's newest plays and the Answer place in sight: while the panel holds more than
+ * the room the centre leaves it (your stack and the rivals grow through a game, and a window
+ * may be short), take the next step of CLOSER. Measured at every redraw and resize.
+ */
+export function fitDuel(root) {
+  const duel = root.querySelector("#duel");
+  if (!duel) return;
+  duel.classList.remove(...CLOSER);
+  for (const step of CLOSER) {
+    if (duel.scrollHeight <= duel.clientHeight + 1) return;
+    duel.classList.add(step);
+  }
+}
+

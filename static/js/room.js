@@ -19,6 +19,7 @@ import { sideColumn } from "./room/side.js";
 import { forgetSeat, markTurnSeat, seatIn, signedIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { cuesFor, muteButton, play } from "./sound.js";
+import { fitDuel } from "./duel.js";
 import { fitNames } from "./seats.js";
 import { tableView } from "./table.js";
 import { isTurnBased, modeText, modeTold, timeLeft } from "./turns.js";
@@ -166,7 +167,16 @@ export function roomPage(main, code, { navigate }) {
 
   const clockTimer = setInterval(updateClock, 1000);
   const stopShortcut = endTurnShortcut(mainSlot);
+  // A window made shorter or taller gives the duel another height: fit it again, once a frame.
+  let fitFrame = 0;
+  const refit = () => {
+    cancelAnimationFrame(fitFrame);
+    fitFrame = requestAnimationFrame(() => fitDuel(mainSlot));
+  };
+  addEventListener("resize", refit);
   onLeave(() => {
+    removeEventListener("resize", refit);
+    cancelAnimationFrame(fitFrame);
     stopShortcut();
     socket.close();
     clearInterval(clockTimer);
@@ -378,7 +388,10 @@ export function roomPage(main, code, { navigate }) {
     container.classList.toggle("at-table", tableShown);
     if (!tableShown) tableInfo.remove();
     render(mainSlot, parts);
-    if (tableShown) fitNames(mainSlot);
+    if (tableShown) {
+      fitNames(mainSlot);
+      fitDuel(mainSlot);
+    }
     openPopovers(mainSlot);
     motion.update(mainSlot, before, entries);
     side.update(tableShown ? ui.message.view : null);

@@ -30,6 +30,7 @@ SIX_DUEL_ROOM = "Six seat duel table"
 HELP_ROOM = "Help pictures table"
 RICH_ROOM = "Rich six seat table"
 TALL_STACK_SIX_ROOM = "Tall stack six seat table"
+TALL_CLAIM_ROOM = "Tall claim table"
 
 DEALS: dict[str, dict[str, Any]] = {
     # Seat 0 (the host) moves first. Bea's top Vintage Guitar set is exposed (her Coin
@@ -229,6 +230,28 @@ DEALS[TALL_STACK_SIX_ROOM] = {
             ["stocks", "stocks", "stocks"],
         ],
         *DEALS[RICH_ROOM]["stacks"][1:],
+    ],
+}
+# The claim of CLAIM_ROOM between tall stacks: seat 0 with five sets and seat 1 with six (the
+# top ones exposed), so a short laptop window leaves the centre little height for the duel.
+DEALS[TALL_CLAIM_ROOM] = {
+    **DEALS[CLAIM_ROOM],
+    "stacks": [
+        [
+            ["piggy_bank", "piggy_bank"],
+            ["coins", "coins"],
+            ["guitar", "guitar"],
+            ["sports_car", "sports_car"],
+            ["fine_art", "fine_art", "gold_bar"],
+        ],
+        [
+            ["jewelry", "jewelry"],
+            ["yacht", "yacht"],
+            ["fine_art", "fine_art"],
+            ["stocks", "stocks"],
+            ["coins", "coins"],
+            ["sports_car", "sports_car", "silver_bar"],
+        ],
     ],
 }
 

@@ -32,9 +32,12 @@ from tests.browser.server import (
     LONG_DUEL_ROOM,
     PENNY_DUEL_ROOM,
     SIX_DUEL_ROOM,
+    TALL_CLAIM_ROOM,
 )
 
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
+SHORT_LAPTOP = (1280, 620)
+"""A 1366 x 768 laptop's window, less the browser's bars: the shortest wide table."""
 EDGE = {"x": 8, "y": 40}
 """Where to press a hand card: near its left edge, the part a fanned hand always shows."""
 MID_GAME_MOVE = 6
@@ -218,10 +221,14 @@ def seat_bea_with_ann(
     expect(ann.locator(".seat-row", has_text="Bea")).to_be_visible()
 
 
+@pytest.mark.parametrize("laptop", ["laptop", "short laptop"])
 def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
-    open_page: OpenPage, server: Server
+    open_page: OpenPage, server: Server, laptop: str
 ) -> None:
-    ann = open_page(width=1280, height=800)
+    """Ann on a laptop (a short window, too, with a third seat's rival row) and Bea on a phone
+    play a duel of nine plays by pressing its Answer place: it stays whole and pressable."""
+    width, height = SHORT_LAPTOP if laptop == "short laptop" else SIZES["laptop"]
+    ann = open_page(width=width, height=height)
     bea = open_page(width=360, height=740, touch=True)
     for page in (ann, bea):
         watch_layout(page, whole_table_in_view=True)
@@ -264,7 +271,7 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     expect(concede).to_be_in_viewport(ratio=1)
     expect(ann.locator("[data-motion]")).to_have_count(0)
     expect(bea.locator("[data-motion]")).to_have_count(0)
-    screenshot(ann, "table-long-duel-laptop", as_seen=True)
+    screenshot(ann, f"table-long-duel-{laptop.replace(' ', '-')}", as_seen=True)
     screenshot(bea, "table-long-duel-phone", as_seen=True)
     version = table_version(bea)
     concede.tap()
@@ -376,14 +383,14 @@ def test_a_two_card_answer_and_concede_fit_a_phones_bar(
     assert_fits(bea, states=2)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [*SIZES, "short laptop"])
 def test_a_claim_to_contest_and_a_draft_game_fit_the_screen(
     open_page: OpenPage, server: Server, size: str
 ) -> None:
     """Draft piles: the AI claims a pile's top first, and the bar offers "Let the claim go
     (concede)" and the contest's opening card side by side, inside the window; then the whole
     game, every state checked (on a phone, the six zones of the centre in one row)."""
-    width, height = SIZES[size]
+    width, height = SHORT_LAPTOP if size == "short laptop" else SIZES[size]
     page = open_page(width=width, height=height, touch=size == "phone")
     watch_layout(page, whole_table_in_view=True)
     page.goto(server.url)
@@ -400,11 +407,42 @@ def test_a_claim_to_contest_and_a_draft_game_fit_the_screen(
         page, "Let the claim go (concede)", "Answer: Racehorse", one_row=size == "phone"
     )
     expect(page.locator("[data-motion]")).to_have_count(0)
-    screenshot(page, f"table-claim-{size}", as_seen=True)
+    screenshot(page, f"table-claim-{size.replace(' ', '-')}", as_seen=True)
 
     moves = play_until_over(page)
     finish_and_check_game_over(page, size)
     assert_fits(page, states=moves)
+
+
+def test_a_claim_between_tall_stacks_in_a_short_window_keeps_the_duel_whole(
+    open_page: OpenPage, server: Server
+) -> None:
+    """Both seats with five and six sets, in a short laptop window: the centre keeps the claim's
+    cards and the Answer place whole and pressable (the rivals' and your cards are smaller, and
+    the duel's title gives way first), and every state of the contest fits."""
+    page = open_page(width=SHORT_LAPTOP[0], height=SHORT_LAPTOP[1])
+    watch_layout(page, whole_table_in_view=True)
+    page.goto(server.url)
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Room name").fill(TALL_CLAIM_ROOM)
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Draft piles").check()
+    page.get_by_role("button", name="Create room").click()
+    add_ai_players(page, 1, level="medium")
+    page.get_by_role("button", name="Start the game").click()
+
+    duel = page.locator("#duel")
+    expect(duel).to_contain_text("Medium Bot claims")
+    expect(duel).to_be_in_viewport(ratio=1)
+    expect(duel.locator(".duel-subject .cardface")).to_have_count(2)
+    for claimed in duel.locator(".duel-subject .cardface").all():
+        expect(claimed).to_be_in_viewport(ratio=1)
+    expect(page.locator("[data-motion]")).to_have_count(0)
+    screenshot(page, "table-claim-tall-stacks-short-laptop", as_seen=True)
+    select(page, "racehorse")
+    play_at(page, "duel")
+    expect(page.locator(".log")).to_contain_text("Ann contests the claim")
+    assert_fits(page, states=2)
 
 
 def focused(page: Page) -> str:
