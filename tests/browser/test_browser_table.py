@@ -383,6 +383,18 @@ def test_a_two_card_answer_and_concede_fit_a_phones_bar(
     assert_fits(bea, states=2)
 
 
+def start_a_claim(page: Page, server: Server, room_name: str) -> None:
+    """Ann starts a two-seat game with draft piles against a Medium AI, which claims first."""
+    page.goto(server.url)
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Room name").fill(room_name)
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Draft piles").check()
+    page.get_by_role("button", name="Create room").click()
+    add_ai_players(page, 1, level="medium")
+    page.get_by_role("button", name="Start the game").click()
+
+
 @pytest.mark.parametrize("size", [*SIZES, "short laptop"])
 def test_a_claim_to_contest_and_a_draft_game_fit_the_screen(
     open_page: OpenPage, server: Server, size: str
@@ -393,14 +405,7 @@ def test_a_claim_to_contest_and_a_draft_game_fit_the_screen(
     width, height = SHORT_LAPTOP if size == "short laptop" else SIZES[size]
     page = open_page(width=width, height=height, touch=size == "phone")
     watch_layout(page, whole_table_in_view=True)
-    page.goto(server.url)
-    page.get_by_label("Your name").fill("Ann")
-    page.get_by_label("Room name").fill(CLAIM_ROOM)
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Draft piles").check()
-    page.get_by_role("button", name="Create room").click()
-    add_ai_players(page, 1, level="medium")
-    page.get_by_role("button", name="Start the game").click()
+    start_a_claim(page, server, CLAIM_ROOM)
 
     expect(page.locator("#duel")).to_contain_text("Medium Bot claims")
     assert_answers_in_view(
@@ -422,14 +427,7 @@ def test_a_claim_between_tall_stacks_in_a_short_window_keeps_the_duel_whole(
     the duel's title gives way first), and every state of the contest fits."""
     page = open_page(width=SHORT_LAPTOP[0], height=SHORT_LAPTOP[1])
     watch_layout(page, whole_table_in_view=True)
-    page.goto(server.url)
-    page.get_by_label("Your name").fill("Ann")
-    page.get_by_label("Room name").fill(TALL_CLAIM_ROOM)
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Draft piles").check()
-    page.get_by_role("button", name="Create room").click()
-    add_ai_players(page, 1, level="medium")
-    page.get_by_role("button", name="Start the game").click()
+    start_a_claim(page, server, TALL_CLAIM_ROOM)
 
     duel = page.locator("#duel")
     expect(duel).to_contain_text("Medium Bot claims")
