@@ -94,10 +94,12 @@ async () => {
               position: getComputedStyle(ghost).position};
     });
   const motion = motionModule.createMotion();
+  // The flights as launched: read in the same task, so a slow page cannot see them land first.
   const step = (state, entries) => {
     const before = motion.capture(root);
     render(state);
     motion.update(root, before, entries);
+    return flights();
   };
   window.table = {render, rectOf, events, flights, motion, step, root};
 }
@@ -185,10 +187,10 @@ def test_a_steal_flies_the_set_from_the_losers_stack_to_the_winners(
     page = table_page(open_page, server)
     page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
     source = page.evaluate('table.rectOf(\'[data-seat="1"] [data-set][data-depth="0"]\')')
-    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [CONCEDE, STEAL, TURN]])
+    flights = page.evaluate(
+        "([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [CONCEDE, STEAL, TURN]]
+    )
     destination = page.evaluate('table.rectOf(\'[data-seat="0"] [data-set][data-depth="0"]\')')
-
-    flights = page.evaluate("table.flights()")
     sets = [f for f in flights if f["kind"] == "steal" and f["width"] == destination["width"]]
     assert sets, flights
     ghost = sets[0]
@@ -272,8 +274,10 @@ def test_a_hidden_tab_plays_nothing_but_still_marks_what_changed(
     page = table_page(open_page, server)
     page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
     page.evaluate(HIDE_TAB_JS)
-    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [CONCEDE, STEAL, TURN]])
-    assert page.evaluate("table.flights()") == []
+    launched = page.evaluate(
+        "([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [CONCEDE, STEAL, TURN]]
+    )
+    assert launched == []
     assert page.evaluate("table.events") == []
     assert played(page) == 0
     assert "motion-fresh" in (
@@ -284,8 +288,8 @@ def test_a_hidden_tab_plays_nothing_but_still_marks_what_changed(
 def test_hiding_the_tab_stops_what_is_flying(open_page: OpenPage, server: Server) -> None:
     page = table_page(open_page, server)
     page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
-    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [STEAL]])
-    assert page.evaluate("table.flights()") != []
+    launched = page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [STEAL]])
+    assert launched != []
     page.evaluate(HIDE_TAB_JS)
     assert page.evaluate("table.flights()") == []
     assert page.locator("[data-motion]").count() == 0
@@ -308,12 +312,12 @@ def test_reduced_motion_plays_nothing_and_stops_what_is_flying(
 ) -> None:
     page = table_page(open_page, server)
     page.evaluate("s => table.render(s)", SEATS_BEFORE_STEAL)
-    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [STEAL]])
-    assert page.evaluate("table.flights()") != []
+    launched = page.evaluate("([s, e]) => table.step(s, e)", [SEATS_AFTER_STEAL, [STEAL]])
+    assert launched != []
     page.emulate_media(reduced_motion="reduce")
     expect(page.locator("[data-motion]")).to_have_count(0)
-    page.evaluate("([s, e]) => table.step(s, e)", [SEATS_BEFORE_STEAL, [STEAL]])
-    assert page.evaluate("table.flights()") == []
+    launched = page.evaluate("([s, e]) => table.step(s, e)", [SEATS_BEFORE_STEAL, [STEAL]])
+    assert launched == []
     assert played(page) == 1
 
 
@@ -333,8 +337,8 @@ def test_unknown_and_malformed_entries_animate_nothing(open_page: OpenPage, serv
         discard_entry(1, 31),
         TURN,
     ]
-    page.evaluate("([s, e]) => table.step(s, e)", [after, entries])
-    assert [f["kind"] for f in page.evaluate("table.flights()")] == ["discard"]
+    launched = page.evaluate("([s, e]) => table.step(s, e)", [after, entries])
+    assert [f["kind"] for f in launched] == ["discard"]
     assert played(page) == 1
 
 
@@ -357,8 +361,7 @@ def test_a_swap_flies_each_top_set_to_the_other_stack(open_page: OpenPage, serve
         "card": 106,
         "target": 1,
     }
-    page.evaluate("([s, e]) => table.step(s, e)", [after, [swap]])
-    flights = page.evaluate("table.flights()")
+    flights = page.evaluate("([s, e]) => table.step(s, e)", [after, [swap]])
     lands = {(f["left"], f["top"]): offset(f["from"]) for f in flights}
     now_mine = page.evaluate("table.rectOf('[data-set=\"5\"]')")
     now_theirs = page.evaluate("table.rectOf('[data-set=\"1\"]')")
@@ -383,8 +386,7 @@ def test_drawn_cards_leave_the_deck_for_the_new_cards_in_the_hand(
     page.evaluate("s => table.render(s)", before)
     deck = page.evaluate("table.rectOf('[data-zone=\"deck\"]')")
     draw = {"round": 0, "event": "draw", "seat": 0, "text": "Ann draws 2 cards.", "count": 2}
-    page.evaluate("([s, e]) => table.step(s, e)", [after, [draw]])
-    flights = page.evaluate("table.flights()")
+    flights = page.evaluate("([s, e]) => table.step(s, e)", [after, [draw]])
     new_cards = [page.evaluate(f"table.rectOf('[data-card=\"{card}\"]')") for card in (2, 3)]
     assert sorted((f["left"], f["top"]) for f in flights) == sorted(
         (rect["left"], rect["top"]) for rect in new_cards
@@ -410,8 +412,8 @@ def test_a_busy_state_flies_at_most_twelve_ghosts_the_rest_land_without_flying(
         for seat in range(5)
     ]
     page.evaluate("s => table.render(s)", before)
-    page.evaluate("([s, e]) => table.step(s, e)", [after, draws])
-    assert len(page.evaluate("table.flights()")) == 12
+    launched = page.evaluate("([s, e]) => table.step(s, e)", [after, draws])
+    assert len(launched) == 12
     assert played(page) == 4
     expect(page.locator("[data-motion]")).to_have_count(0)
     assert page.locator('[data-seat="4"] [data-zone="hand"] > *').count() == 3
@@ -432,9 +434,8 @@ def test_a_move_sends_the_top_set_to_the_bottom(open_page: OpenPage, server: Ser
         "target": 1,
         "direction": "top_to_bottom",
     }
-    page.evaluate("([s, e]) => table.step(s, e)", [after, [move]])
+    flights = page.evaluate("([s, e]) => table.step(s, e)", [after, [move]])
     bottom = page.evaluate("table.rectOf('[data-set=\"5\"]')")
-    flights = page.evaluate("table.flights()")
     assert len(flights) == 4  # three sets change places; the Move card leaves the game
     moved = next(f for f in flights if (f["left"], f["top"]) == (bottom["left"], bottom["top"]))
     assert offset(moved["from"]) == pytest.approx(
