@@ -38,6 +38,8 @@ from tests.browser.server import (
 SIZES = {"laptop": (1280, 800), "phone": (360, 740)}
 SHORT_LAPTOP = (1280, 620)
 """A 1366 x 768 laptop's window, less the browser's bars: the shortest wide table."""
+SHORT_PHONE = (360, 640)
+"""The shortest phone window tested: a 360 x 720 screen, less the browser's bars."""
 EDGE = {"x": 8, "y": 40}
 """Where to press a hand card: near its left edge, the part a fanned hand always shows."""
 MID_GAME_MOVE = 6
@@ -303,11 +305,16 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     assert_fits(bea, states=DUEL_PLAYS)
 
 
-def test_a_challenge_at_a_six_seat_table_fits_a_phone(open_page: OpenPage, server: Server) -> None:
+@pytest.mark.parametrize("phone", ["phone", "short phone"])
+def test_a_challenge_at_a_six_seat_table_fits_a_phone(
+    open_page: OpenPage, server: Server, phone: str
+) -> None:
     """Six seats leave a phone's duel the least room (every rival shows its sets): the
-    challenge of a set with the longest name of a kind, and its answers, still show whole."""
+    challenge of a set with the longest name of a kind, and its answers, still show whole, on
+    a short phone too."""
     ann = open_page(width=1280, height=800)
-    bea = open_page(width=360, height=740, touch=True)
+    width, height = SHORT_PHONE if phone == "short phone" else SIZES["phone"]
+    bea = open_page(width=width, height=height, touch=True)
     for page in (ann, bea):
         watch_layout(page, whole_table_in_view=True)
     # The challenger's name in the row of plays: as long as a name may be (30 letters).
@@ -332,7 +339,7 @@ def test_a_challenge_at_a_six_seat_table_fits_a_phone(open_page: OpenPage, serve
         expect(page.locator("[data-motion]")).to_have_count(0)
         expect(page.locator("#duel")).to_be_in_viewport(ratio=1)
     screenshot(ann, "table-six-duel-laptop", as_seen=True)
-    screenshot(bea, "table-six-duel-phone", as_seen=True)
+    screenshot(bea, f"table-six-duel-{phone.replace(' ', '-')}", as_seen=True)
     assert_fits(ann, states=len(answers) + 1)
     assert_fits(bea, states=len(answers) + 1)
 
