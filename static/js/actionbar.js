@@ -155,3 +155,20 @@ export function actionBar(message, ui, handlers, { notice, hint, extras = null }
     h("div", { class: "bar-tools" }, extras),
   );
 }
+
+/** The bar's lines that scroll inside (a prompt, last move or note longer than its room). */
+const BAR_SCROLLERS = ".action-bar :is(.turn-status, .last-move, .bar-note)";
+
+/**
+ * A line of the bar holding more than it shows can be reached with the keyboard (Tab, then the
+ * arrows scroll it); one that shows all it holds is no tab stop. Measured at every redraw and
+ * resize.
+ */
+export function reachScrolledLines(root) {
+  for (const line of root.querySelectorAll(BAR_SCROLLERS)) {
+    const scrolls = line.scrollHeight > line.clientHeight + 1;
+    if (line.classList.contains("turn-status")) line.tabIndex = scrolls ? 0 : -1; // focus() lands here
+    else if (scrolls) line.tabIndex = 0;
+    else line.removeAttribute("tabindex");
+  }
+}

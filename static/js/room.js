@@ -2,7 +2,7 @@
 // The page keeps the latest state and redraws the table from it; its parts are the side
 // column (room/side.js), where popovers go (room/popovers.js) and the focus (room/focus.js).
 
-import { actionBar, hintButton, hintLine } from "./actionbar.js";
+import { actionBar, hintButton, hintLine, reachScrolledLines } from "./actionbar.js";
 import { api, ApiError } from "./api.js";
 import { notifyButton, setYourMove } from "./attention.js";
 import { createChat } from "./chat.js";
@@ -171,7 +171,10 @@ export function roomPage(main, code, { navigate }) {
   let fitFrame = 0;
   const refit = () => {
     cancelAnimationFrame(fitFrame);
-    fitFrame = requestAnimationFrame(() => fitDuel(mainSlot));
+    fitFrame = requestAnimationFrame(() => {
+      fitDuel(mainSlot);
+      reachScrolledLines(mainSlot);
+    });
   };
   addEventListener("resize", refit);
   onLeave(() => {
@@ -391,6 +394,7 @@ export function roomPage(main, code, { navigate }) {
     if (tableShown) {
       fitNames(mainSlot);
       fitDuel(mainSlot);
+      reachScrolledLines(mainSlot);
     }
     openPopovers(mainSlot);
     motion.update(mainSlot, before, entries);

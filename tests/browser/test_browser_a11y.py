@@ -25,6 +25,10 @@ def violations(page: Page, where: str) -> list[str]:
     found = []
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
+        # The table fits itself to the new size on the next frame (js/room.js, refit).
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
         results = AXE.run(page)
         for violation in results.response["violations"]:
             if violation["impact"] not in BLOCKING:
@@ -136,3 +140,38 @@ def test_the_duel_passes_axe_for_both_sides(open_page: OpenPage, server: Server)
     expect(bea.locator(".move-menu")).to_be_visible()
     problems += violations(bea, "the move menu open")
     assert problems == [], "\n".join(problems)
+
+
+def scroll_violations(page: Page) -> list[str]:
+    """The bar's lines axe finds scrolling with no keyboard access, at the window's size now."""
+    found = AXE.run(page).response["violations"]
+    rule = [v for v in found if v["id"] == "scrollable-region-focusable"]
+    return [" ".join(node["target"]) for violation in rule for node in violation["nodes"]]
+
+
+def test_a_bar_line_longer_than_its_room_is_reached_with_the_keyboard(
+    open_page: OpenPage, server: Server
+) -> None:
+    """A note longer than the bar's line for it (a long hint on a laptop) scrolls inside: it
+    becomes a tab stop, which axe requires, and stops being one once it fits again."""
+    page = open_page(**SIZES["laptop"])
+    page.goto(server.url)
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Seats").fill("2")
+    page.get_by_role("button", name="Create room").click()
+    add_ai_players(page, 1)
+    page.get_by_role("button", name="Start the game").click()
+    note = page.locator(".action-bar .bar-note")
+    expect(note).to_be_visible()
+    fit = "async () => (await import('/static/js/actionbar.js')).reachScrolledLines(document)"
+
+    note.evaluate("(el, text) => { el.textContent = text; }", "Suggested: a long move. " * 20)
+    assert any("bar-note" in target for target in scroll_violations(page))  # the check is live
+    page.evaluate(fit)
+    expect(note).to_have_attribute("tabindex", "0")
+    assert scroll_violations(page) == []
+
+    note.evaluate("el => { el.textContent = 'Short.'; }")
+    page.evaluate(fit)
+    expect(note).not_to_have_attribute("tabindex", re.compile(r".*"))
+    expect(page.locator(".action-bar .turn-status")).to_have_attribute("tabindex", "-1")
