@@ -146,4 +146,3 @@ export function fitDuel(root) {
     duel.classList.add(step);
   }
 }
-

@@ -167,14 +167,16 @@ export function roomPage(main, code, { navigate }) {
 
   const clockTimer = setInterval(updateClock, 1000);
   const stopShortcut = endTurnShortcut(mainSlot);
-  // A window made shorter or taller gives the duel another height: fit it again, once a frame.
+  // What the table's boxes hold, measured: the duel's steps and the bar's tab stops.
+  const fitTable = () => {
+    fitDuel(mainSlot);
+    reachScrolledLines(mainSlot);
+  };
+  // A window made shorter or taller gives them other heights: fit again, once a frame.
   let fitFrame = 0;
   const refit = () => {
     cancelAnimationFrame(fitFrame);
-    fitFrame = requestAnimationFrame(() => {
-      fitDuel(mainSlot);
-      reachScrolledLines(mainSlot);
-    });
+    fitFrame = requestAnimationFrame(fitTable);
   };
   addEventListener("resize", refit);
   onLeave(() => {
@@ -393,8 +395,7 @@ export function roomPage(main, code, { navigate }) {
     render(mainSlot, parts);
     if (tableShown) {
       fitNames(mainSlot);
-      fitDuel(mainSlot);
-      reachScrolledLines(mainSlot);
+      fitTable();
     }
     openPopovers(mainSlot);
     motion.update(mainSlot, before, entries);
