@@ -167,8 +167,10 @@ export function roomPage(main, code, { navigate }) {
 
   const clockTimer = setInterval(updateClock, 1000);
   const stopShortcut = endTurnShortcut(mainSlot);
-  // What the table's boxes hold, measured: the duel's steps and the bar's tab stops.
+  // What the table's boxes hold, measured: the rivals' names' sizes (which set the rivals'
+  // height, so first), the duel's steps and the bar's tab stops.
   const fitTable = () => {
+    fitNames(mainSlot);
     fitDuel(mainSlot);
     reachScrolledLines(mainSlot);
   };
@@ -393,10 +395,7 @@ export function roomPage(main, code, { navigate }) {
     container.classList.toggle("at-table", tableShown);
     if (!tableShown) tableInfo.remove();
     render(mainSlot, parts);
-    if (tableShown) {
-      fitNames(mainSlot);
-      fitTable();
-    }
+    if (tableShown) fitTable();
     openPopovers(mainSlot);
     motion.update(mainSlot, before, entries);
     side.update(tableShown ? ui.message.view : null);

@@ -269,10 +269,15 @@ const FIT_PASSES = 3;
  * Set each rival's name just small enough that no word of it is broken: a name wraps between
  * its words only, and one word wider than the box (a 17-letter surname in a phone's third of
  * the row) takes a smaller size. Below the smallest size it may break (never spill over).
- * Each pass reads every name, then writes: a few layouts a redraw, not one per name.
+ * Each pass reads every name, then writes: a few layouts a redraw, not one per name. A name
+ * set smaller before (the window was narrower) starts again from its own size.
  */
 export function fitNames(root) {
   let names = [...root.querySelectorAll(".rivals .player-name")];
+  for (const name of names) {
+    name.style.removeProperty("font-size");
+    name.classList.remove("break-anywhere");
+  }
   for (let pass = 0; pass < FIT_PASSES && names.length; pass += 1) {
     const over = names.filter((name) => name.scrollWidth > name.clientWidth + 0.5).map((name) => ({ name, ratio: name.clientWidth / name.scrollWidth, size: parseFloat(getComputedStyle(name).fontSize) }));
     names = [];

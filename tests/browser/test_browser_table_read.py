@@ -381,3 +381,33 @@ def test_the_lobbys_fan_cuts_no_name_and_covers_no_word(
     assert not problems, problems
     if size == "phone":
         screenshot(page, "lobby-phone", full_page=False)
+
+
+NAME_SIZES_JS = """() => [...document.querySelectorAll('.rivals .player-name')].map(name => ({
+  px: parseFloat(getComputedStyle(name).fontSize),
+  over: name.scrollWidth > name.clientWidth + 0.5,
+}))"""
+TWO_FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def name_sizes_at(page: Page, width: int) -> list[dict[str, Any]]:
+    """The rivals' names' sizes once the window is ``width`` wide and the table has fitted
+    itself (a resize is handled at the next frame)."""
+    page.set_viewport_size({"width": width, "height": 740})
+    page.evaluate(TWO_FRAMES_JS)
+    sizes: list[dict[str, Any]] = page.evaluate(NAME_SIZES_JS)
+    return sizes
+
+
+def test_a_resized_window_sets_the_rivals_names_again(open_page: OpenPage, server: Server) -> None:
+    """The rivals' names are fitted at every redraw and on a resize: a narrower window sets a
+    long word smaller at once (no name spills over its box until the next move), and a wider
+    one gives the names back the size a redraw at that width gives them."""
+    page = open_page(width=360, height=740, touch=True)
+    sit_at_the_rich_table(page, server)
+    drawn: list[dict[str, Any]] = page.evaluate(NAME_SIZES_JS)
+    assert len(drawn) == 5 and not any(name["over"] for name in drawn), drawn
+    narrow = name_sizes_at(page, 300)
+    assert not any(name["over"] for name in narrow), narrow
+    assert any(a["px"] < b["px"] for a, b in zip(narrow, drawn, strict=True)), (narrow, drawn)
+    assert name_sizes_at(page, 360) == drawn
