@@ -82,17 +82,21 @@ def boxes_meet(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
     )
 
 
+@pytest.mark.parametrize("height", [740, 640])
 def test_a_tall_stack_at_a_six_seat_table_leaves_the_piles_in_sight_on_a_phone(
-    open_page: OpenPage, server: Server
+    open_page: OpenPage, server: Server, height: int
 ) -> None:
     """Two rows of rivals with 30-letter names and your eight sets leave a phone's centre less
-    than a pile's whole height: the piles' cards are drawn smaller to fit, and no pile's name or
-    count lies under your stack (before, the centre's row shrank and your stack covered them)."""
-    page = open_page(width=360, height=740, touch=True)
+    than a pile's whole height: the piles' names and counts stand beside them and their cards
+    are drawn smaller to fit, and no pile's name or count lies under your stack (before, the
+    centre's row shrank and your stack covered them). On a short phone (640 px) your sets under
+    the top one are "+7" beside it, not a line of their own (before, the centre got 3 px)."""
+    page = open_page(width=360, height=height, touch=True)
     watch_layout(page, whole_table_in_view=True)
     sit_at_the_rich_table(page, server, room_name=TALL_STACK_SIX_ROOM)
     expect(page.locator(".player.you .strip-toggle")).to_have_text("+7 sets")
-    screenshot(page, "table-six-tall-stack-phone", as_seen=True)
+    short = "" if height == 740 else "-short"
+    screenshot(page, f"table-six-tall-stack{short}-phone", as_seen=True)
     problems = layout_problems(page)
     assert not problems, "\n".join(problems[:20])
     deck = page.locator(".felt [data-zone='deck'] .cardback").first.bounding_box()
