@@ -175,3 +175,15 @@ async def remove_passkey(session: AsyncSession, *, account_id: str, passkey_id: 
         )
     await session.delete(passkey)
     await session.flush()
+
+
+async def account_player_ids(session: AsyncSession, *, account_id: str) -> set[str]:
+    """The public player ids that play for an account: its own, and the guest of each device
+    that signed in to it (``join_guest``)."""
+    account = await session.get(Account, account_id)
+    if account is None:
+        return set()
+    guests = await session.scalars(
+        select(AccountGuest.player_id).where(AccountGuest.account_id == account_id)
+    )
+    return {account.player_id, *guests}

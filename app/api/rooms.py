@@ -6,6 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 
+from app.accounts.repository import account_player_ids
+from app.accounts.sessions import SignedInDep
 from app.api.deps import (
     CountedAttempt,
     CountedCreation,
@@ -30,7 +32,8 @@ from app.api.schemas import (
     RoomUpdate,
     SeatGranted,
 )
-from app.db.repository import MAX_OFFSET
+from app.db.repository import MAX_OFFSET, public_player_id
+from app.db.session import SessionDep
 from app.rooms.errors import room_not_found
 from app.rooms.model import MAX_SEATS, Room, RoomOptions
 from app.rooms.public import RoomPublic, room_public
@@ -116,6 +119,25 @@ async def join_room(
 ) -> SeatGranted:
     player_id = None if body.player_id is None else str(body.player_id)
     room, seat, token = await tables.join(code, name=body.name, player_id=player_id)
+    hub.committed(room)
+    return SeatGranted(seat=seat, token=token)
+
+
+@router.post(
+    "/{code}/device",
+    dependencies=[CountedAttempt],
+    responses=_refusals(status.HTTP_401_UNAUTHORIZED, status.HTTP_403_FORBIDDEN),
+)
+async def open_on_device(
+    code: RoomCode, tables: TablesDep, hub: HubDep, session: SessionDep, signed: SignedInDep
+) -> SeatGranted:
+    """This device's own token for the seat of a person whose guest plays for the account it
+    is signed in to: a table begun on a computer opened on a phone (from a push notification,
+    a link, the lobby). Counted as a join attempt, so codes cannot be tried this way either."""
+    players = await account_player_ids(session, account_id=signed.account_id)
+    room, seat, token = await tables.open_on_device(
+        code, owns=lambda guest: public_player_id(guest) in players
+    )
     hub.committed(room)
     return SeatGranted(seat=seat, token=token)
 

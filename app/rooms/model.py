@@ -25,6 +25,9 @@ MIN_SEATS = 2
 MAX_SEATS = 6
 MAX_REMEMBERED_REFS = 64
 """Refs of applied actions remembered per room, to answer a repeated ``act``."""
+MAX_DEVICES = 4
+"""Other devices a seat's person may open it from (``Seat.devices``): a phone, a tablet, a
+second computer; a fifth takes the place of the one given a token longest ago."""
 
 
 def dump_engine_state(state: Any) -> str:
@@ -131,6 +134,10 @@ class Seat(BaseModel):
     level: AiLevel | None = None
     """Set for an AI seat."""
     player_id: str | None = None
+    devices: list[str] = []
+    """The token hashes of this person's other devices, signed in to the account their guest
+    plays for (``Tables.open_on_device``), oldest first, at most ``MAX_DEVICES``: each opens
+    the seat as ``token_hash`` does."""
     away: bool = False
     """The AI plays this person's seat until they come back."""
     timeouts: int = 0
@@ -261,7 +268,12 @@ class Room(BaseModel):
         return self.model_copy(
             update={
                 "options": self.options.model_copy(),
-                "seats": [None if seat is None else seat.model_copy() for seat in self.seats],
+                "seats": [
+                    None
+                    if seat is None
+                    else seat.model_copy(update={"devices": list(seat.devices)})
+                    for seat in self.seats
+                ],
                 "game": None
                 if game is None
                 else game.model_copy(
@@ -310,10 +322,16 @@ class Room(BaseModel):
         return (self.game_version or self.version) <= version <= self.version
 
     def seat_of(self, token_hash: str) -> int | None:
-        """The seat a token (given by its hash) opens, checking every seat in constant time."""
+        """The seat a token (given by its hash) opens, the seat's own or one of its person's
+        devices' (``Seat.devices``), checking every one in constant time."""
         found = None
         for index, seat in enumerate(self.seats):
-            if seat is not None and hashes_match(token_hash, seat.token_hash):
+            if seat is None:
+                continue
+            opens = hashes_match(token_hash, seat.token_hash)
+            for device in seat.devices:
+                opens = hashes_match(token_hash, device) or opens
+            if opens:
                 found = index
         return found
 

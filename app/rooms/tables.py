@@ -12,7 +12,7 @@ from typing import Any
 from app.rooms import lobby, play
 from app.rooms.credentials import hash_token, new_room_code, new_seat_token
 from app.rooms.errors import RoomError
-from app.rooms.model import AiLevel, Room, RoomOptions, Seat
+from app.rooms.model import MAX_DEVICES, AiLevel, Room, RoomOptions, Seat
 from app.rooms.service import GAMES_IN_PLAY, RoomService
 from app.turns.limit import check_turn_seat
 
@@ -136,6 +136,43 @@ class Tables:
 
         room = await self.rooms.update(code, sit)
         return room, taken[0], token
+
+    async def open_on_device(
+        self, code: str, *, owns: Callable[[str], bool]
+    ) -> tuple[Room, int, str]:
+        """A token of its own for another device of a seated person: the room, the seat and
+        the token. ``owns`` says whether a seat's guest id plays for the account the device
+        is signed in to. The seat keeps the token's hash among its devices (``Seat.devices``,
+        the one given longest ago dropped past ``MAX_DEVICES``); the seat's own token and
+        every other device's still open it. 404 ``no_seat_here`` when no seat is theirs."""
+        token = new_seat_token()
+        found: list[int] = []
+
+        def hand_over(room: Room) -> Room:
+            index = next(
+                (
+                    index
+                    for index, seat in enumerate(room.seats)
+                    if seat is not None
+                    and seat.token_hash is not None
+                    and seat.player_id is not None
+                    and owns(seat.player_id)
+                ),
+                None,
+            )
+            if index is None:
+                raise RoomError(
+                    "no_seat_here", "You have no seat in this room; join it or watch.", status=404
+                )
+            room = room.clone()
+            seat = room.seats[index]
+            assert seat is not None
+            seat.devices = [*seat.devices, hash_token(token)][-MAX_DEVICES:]
+            found[:] = [index]
+            return room
+
+        room = await self.rooms.update(code, hand_over, presence=True)
+        return room, found[0], token
 
     async def add_bot(self, code: str, *, token: str, level: AiLevel) -> tuple[Room, int]:
         """An AI player of ``level`` sat in the first free seat: the room and the seat."""

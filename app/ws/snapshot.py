@@ -106,14 +106,18 @@ class Snapshot:
 
     @cached
     def _seat_by_token(self) -> dict[str, int]:
-        """Each person's seat by their token's hash, for all the connections that ask. Looked
-        up, not compared in constant time as ``Room.seat_of`` does: the hashes asked about are
-        the server's own (each checked that way when its connection opened), not guesses."""
-        return {
-            seat.token_hash: index
-            for index, seat in enumerate(self.room.seats)
-            if seat is not None and seat.token_hash is not None
-        }
+        """Each person's seat by their token's hash (and their devices': ``Seat.devices``),
+        for all the connections that ask. Looked up, not compared in constant time as
+        ``Room.seat_of`` does: the hashes asked about are the server's own (each checked that
+        way when its connection opened), not guesses."""
+        seats: dict[str, int] = {}
+        for index, seat in enumerate(self.room.seats):
+            if seat is None or seat.token_hash is None:
+                continue
+            seats[seat.token_hash] = index
+            for device in seat.devices:
+                seats[device] = index
+        return seats
 
     @cached
     def _engine_state(self) -> Any:

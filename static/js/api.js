@@ -44,6 +44,7 @@ export const api = {
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
   join: (code, name, playerId) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name, player_id: playerId } }),
+  openOnDevice: (code) => call("POST", `/api/rooms/${encodeURIComponent(code)}/device`),
   addBot: (code, token, level) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/bots`, { token, body: { level } }),
   removeBot: (code, token, seat) => call("DELETE", `/api/rooms/${encodeURIComponent(code)}/bots/${seat}`, { token }),

@@ -16,7 +16,7 @@ import { litPlaces, naturalOrder, whyNot } from "./places.js";
 import { endTurnShortcut, placeFocus, revealGameOver } from "./room/focus.js";
 import { openPopovers, placePopover } from "./room/popovers.js";
 import { sideColumn } from "./room/side.js";
-import { forgetSeat, markTurnSeat, seatIn, signedIn } from "./session.js";
+import { forgetSeat, markTurnSeat, rememberSeat, seatIn, signedIn } from "./session.js";
 import { GameSocket } from "./socket.js";
 import { cuesFor, muteButton, play } from "./sound.js";
 import { fitDuel } from "./duel.js";
@@ -38,11 +38,32 @@ function moveWords(view) {
   return "Your turn";
 }
 
+/**
+ * A signed-in player opening a table this browser holds no seat at (a push notification or a
+ * link opened on another device): the seat their account holds there is given a token of this
+ * device's own (POST /api/rooms/{code}/device) and the table opens; without one, the room's
+ * invitation page, as for anyone.
+ */
+function seatFromAccount(main, code, { navigate }) {
+  let left = false;
+  onLeave(() => (left = true));
+  render(main, h("p", { class: "hint" }, "Finding your seat…"));
+  api.openOnDevice(code).then(
+    (granted) => {
+      if (left) return;
+      rememberSeat(code, { seat: granted.seat, token: granted.token });
+      roomPage(main, code, { navigate });
+    },
+    () => left || navigate(`/r/${code}`, { replace: true }),
+  );
+}
+
 export function roomPage(main, code, { navigate }) {
   const seat = seatIn(code);
   const watching = new URLSearchParams(location.search).has("watch");
   if (!seat && !watching) {
-    navigate(`/r/${code}`, { replace: true });
+    if (signedIn()) seatFromAccount(main, code, { navigate });
+    else navigate(`/r/${code}`, { replace: true });
     return;
   }
   const ui = {

@@ -2,7 +2,8 @@
 session cookie set directly, as if signed in) become friends from the lobby's panel, see each
 other online, and one invites the other to the table it waits at, who accepts and is seated;
 then a block holds. A profile page shows a friend every game and where the player is, a
-stranger the public tables' games only, and the owner their friends.
+stranger the public tables' games only, and the owner their friends. A table begun on one
+device of an account opens at its seat on another.
 
 The app runs here on a Redis of its own key prefix, so that the test can open sessions in the
 store the server reads (``tests/app/accounts/helpers.py``), with a SQLite file for accounts."""
@@ -36,7 +37,15 @@ from tests.app.accounts.helpers import TestAccount, make_account
 from tests.app.conftest import REDIS_URL, redis_problem
 from tests.app.db.finished_games import bot, person, played_game
 from tests.app.live import free_port
-from tests.browser.harness import ARTIFACTS, ROOT, WAIT_MS, Server, screenshot
+from tests.browser.harness import (
+    ARTIFACTS,
+    ROOT,
+    WAIT_MS,
+    Server,
+    add_ai_players,
+    create_room,
+    screenshot,
+)
 from tests.conftest import need_service
 
 TABLE = re.compile(r"/room/[0-9A-Z]+$")
@@ -120,11 +129,19 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
 
 
 def signed_in_page(
-    browser: Browser, contexts: list[BrowserContext], server: Server, account: TestAccount
+    browser: Browser,
+    contexts: list[BrowserContext],
+    server: Server,
+    account: TestAccount,
+    *,
+    guest: str | None = None,
+    viewport: tuple[int, int] = (1280, 900),
 ) -> tuple[Page, list[str]]:
-    """A page of its own browser context, signed in as ``account``; the script errors it
-    raises are collected in the list."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    """A page of its own browser context, signed in as ``account`` (``guest``: the device's
+    own guest id, by default the one that made the account); the script errors it raises are
+    collected in the list."""
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(WAIT_MS)
     contexts.append(context)
     context.add_cookies(
@@ -133,10 +150,10 @@ def signed_in_page(
     # What the account page leaves behind on signing in (static/js/account.js, adopt): the
     # device's guest id plays for the account (here the guest that made it), and the lobby
     # then loads the friends panel.
-    guest = f"JSON.stringify('{account.guest_id}')"
+    device = f"JSON.stringify('{guest or account.guest_id}')"
     context.add_init_script(
-        f"localStorage.setItem('cash-stash:player-id', {guest});"
-        f"localStorage.setItem('cash-stash:account-player-id', {guest});"
+        f"localStorage.setItem('cash-stash:player-id', {device});"
+        f"localStorage.setItem('cash-stash:account-player-id', {device});"
     )
     page = context.new_page()
     errors: list[str] = []
@@ -205,6 +222,47 @@ def test_friends_meet_and_an_invitation_accepted_seats_the_guest(
     expect(invite_box).to_contain_text("None of your friends is online.")
     assert not ann_errors, ann_errors
     assert not bea_errors, bea_errors
+
+
+def test_a_table_begun_on_a_computer_opens_at_its_seat_on_a_phone_of_the_account(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    friends_server: tuple[Server, str, Path],
+) -> None:
+    """Ann starts a game on her computer; her phone, signed in to her account with a guest
+    of its own and no seat token, opens the table's link (as a push notification's tap does)
+    and is seated there, while the computer keeps the seat too. Bea, signed in to her own
+    account, is shown the room's invitation page, as anyone without a seat is."""
+    server, prefix, database = friends_server
+    ann = signed_in_account(prefix, database, "Ann Devices")
+    computer, computer_errors = signed_in_page(browser, contexts, server, ann)
+    create_room(computer, server, name="Ann", seats=2, room_name="Ann's long game")
+    add_ai_players(computer, 1)
+    computer.get_by_role("button", name="Start the game").click()
+    expect(computer.locator(".hand-card").first).to_be_visible()
+    code = computer.url.rsplit("/", 1)[-1]
+
+    phone, phone_errors = signed_in_page(
+        browser, contexts, server, ann, guest=str(uuid.uuid4()), viewport=(360, 740)
+    )
+    phone.goto(f"{server.url}/room/{code}")
+    expect(phone.locator(".hand-card").first).to_be_visible()
+    expect(phone.locator(".player.you .player-name")).to_contain_text("Ann")
+    expect(phone).to_have_url(f"{server.url}/room/{code}")
+    assert (
+        phone.evaluate(f"JSON.parse(localStorage.getItem('cash-stash:seats'))['{code}'].seat") == 0
+    )
+    screenshot(phone, "table-opened-on-a-phone", as_seen=True)
+    computer.reload()
+    expect(computer.locator(".hand-card").first).to_be_visible()
+
+    bea, bea_errors = signed_in_page(
+        browser, contexts, server, signed_in_account(prefix, database, "Bea Devices")
+    )
+    bea.goto(f"{server.url}/room/{code}")
+    expect(bea).to_have_url(re.compile(rf"/r/{code}$"))
+    assert bea.evaluate("localStorage.getItem('cash-stash:seats')") in (None, "{}")
+    assert not computer_errors and not phone_errors and not bea_errors
 
 
 def with_history_and_friends(database: Path, ann: TestAccount, bea: TestAccount) -> list[str]:
