@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -61,4 +61,9 @@ class TurnArchive(Protocol):
 
     async def games_of(self, player_id: str) -> int:
         """How many turn-based games in play the player (a public player id) sits in."""
+        ...
+
+    async def seats_of(self, player_ids: Collection[str], *, limit: int) -> list[tuple[str, int]]:
+        """The turn-based rooms in play where these players (public player ids) sit, as
+        (code, seat), ``limit`` at most."""
         ...

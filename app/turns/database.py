@@ -9,7 +9,7 @@ wrote."""
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import orjson
 from sqlalchemy import delete, func, select, update
@@ -106,6 +106,19 @@ class DatabaseTurnArchive:
                 .where(TurnPlayer.player_id == player_id, TurnGame.status == "playing")
             )
             return count or 0
+
+    async def seats_of(self, player_ids: Collection[str], *, limit: int) -> list[tuple[str, int]]:
+        if not player_ids:
+            return []
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(TurnPlayer.code, TurnPlayer.seat)
+                .join(TurnGame, TurnGame.code == TurnPlayer.code)
+                .where(TurnPlayer.player_id.in_(set(player_ids)), TurnGame.status == "playing")
+                .order_by(TurnPlayer.code)
+                .limit(limit)
+            )
+            return [(code, seat) for code, seat in rows]
 
 
 async def save_record(session: AsyncSession, record: TurnRecord, *, now: float) -> None:

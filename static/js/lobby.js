@@ -148,8 +148,9 @@ function turnGame(game, now) {
   );
 }
 
-/** "Your games": the turn-based games this browser sits in, those waiting for it first
- * (the server orders them); hidden while there are none. */
+/** "Your games": the turn-based games this browser sits in, and, signed in, those its
+ * account sits in from other devices (the table opens there through the account), those
+ * waiting for it first (the server orders them); hidden while there are none. */
 function turnGamesPanel() {
   const summary = h("p", { class: "hint", "aria-live": "polite" });
   const list = h("ul", { class: "cards-list" });
@@ -157,7 +158,7 @@ function turnGamesPanel() {
   let shown = "";
   async function load() {
     const seats = turnSeats(TURN_GAMES_ASKED);
-    if (!seats.length) return;
+    if (!seats.length && !signedIn()) return;
     let games;
     try {
       ({ games } = await api.turnGames(seats));

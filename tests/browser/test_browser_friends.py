@@ -42,10 +42,9 @@ from tests.browser.harness import (
     ROOT,
     WAIT_MS,
     Server,
-    add_ai_players,
-    create_room,
     screenshot,
 )
+from tests.browser.test_browser_turns import turn_based_table
 from tests.conftest import need_service
 
 TABLE = re.compile(r"/room/[0-9A-Z]+$")
@@ -229,23 +228,24 @@ def test_a_table_begun_on_a_computer_opens_at_its_seat_on_a_phone_of_the_account
     contexts: list[BrowserContext],
     friends_server: tuple[Server, str, Path],
 ) -> None:
-    """Ann starts a game on her computer; her phone, signed in to her account with a guest
-    of its own and no seat token, opens the table's link (as a push notification's tap does)
-    and is seated there, while the computer keeps the seat too. Bea, signed in to her own
-    account, is shown the room's invitation page, as anyone without a seat is."""
+    """Ann starts a turn-based game on her computer; her phone, signed in to her account with
+    a guest of its own and no seat token, lists it under "Your games" and opens it (as a push
+    notification's tap opens its table) seated, while the computer keeps the seat too. Bea,
+    signed in to her own account, opening the table's address is shown the room's invitation
+    page, as anyone without a seat is."""
     server, prefix, database = friends_server
     ann = signed_in_account(prefix, database, "Ann Devices")
     computer, computer_errors = signed_in_page(browser, contexts, server, ann)
-    create_room(computer, server, name="Ann", seats=2, room_name="Ann's long game")
-    add_ai_players(computer, 1)
-    computer.get_by_role("button", name="Start the game").click()
-    expect(computer.locator(".hand-card").first).to_be_visible()
-    code = computer.url.rsplit("/", 1)[-1]
+    code = turn_based_table(computer, server, room_name="Ann's long game", move_time="86400")
+    code = code.rsplit("/", 1)[-1]
 
     phone, phone_errors = signed_in_page(
         browser, contexts, server, ann, guest=str(uuid.uuid4()), viewport=(360, 740)
     )
-    phone.goto(f"{server.url}/room/{code}")
+    phone.goto(server.url)
+    games = phone.get_by_role("region", name="Your games")
+    games.get_by_role("link", name="Ann's long game").click()
+    expect(phone).to_have_url(f"{server.url}/room/{code}")
     expect(phone.locator(".hand-card").first).to_be_visible()
     expect(phone.locator(".player.you .player-name")).to_contain_text("Ann")
     expect(phone).to_have_url(f"{server.url}/room/{code}")

@@ -3,24 +3,37 @@
 A browser keeps a token per seat it took (no account needed), so it names its seats and the
 server answers for each one whose token opens a turn-based room. A token that opens nothing
 there is left out of the answer, with nothing said about the room: the answer tells a caller
-only what its own seats already let it see. Like every route, it is rate-limited per client
-address (``app/api/request_rate.py``)."""
+only what its own seats already let it see. A browser signed in to an account is also told
+the account's games its guests sit in on other devices. Like every route, it is rate-limited
+per client address (``app/api/request_rate.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.repository import account_player_ids
+from app.accounts.sessions import MaybeSignedIn, SignedIn
 from app.api.deps import ServiceDep
 from app.api.schemas import STRICT
+from app.db.repository import public_player_id
+from app.db.session import SessionDep
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH, hash_token
 from app.rooms.model import MoveSeconds, Room, RoomStatus
+from app.rooms.service import RoomService
+from app.turns.archive import DATABASE_ERRORS
 
 router = APIRouter(prefix="/api/turn-games", tags=["turn-based games"])
+logger = logging.getLogger(__name__)
 
+MOST_ACCOUNT_GAMES = 24
+"""A signed-in account's games listed beyond the seats a browser names: a player sits in at
+most 20 turn-based games in play (``CASH_STASH_TURN_GAMES_PER_PLAYER``'s default)."""
 MOST_SEATS_ASKED = 24
 """Seats one request may name: a player sits in at most 20 turn-based games, and a browser
 may still hold a few seats of games that ended."""
@@ -71,22 +84,55 @@ class TurnGames(BaseModel):
 
 
 @router.post("")
-async def turn_games(asked: TurnGamesAsked, service: ServiceDep) -> TurnGames:
+async def turn_games(
+    asked: TurnGamesAsked, service: ServiceDep, signed: MaybeSignedIn, session: SessionDep
+) -> TurnGames:
     held = {seat.code: seat.token for seat in asked.seats}
     rooms = await asyncio.gather(*(service.peek(code) for code in held))
     games = [
         game
         for room in rooms
-        if room is not None and (game := _turn_game(room, hash_token(held[room.code]))) is not None
+        if room is not None
+        and (game := _turn_game(room, room.seat_of(hash_token(held[room.code])))) is not None
     ]
+    if signed is not None:
+        games += await _accounts_games(
+            service, session, signed, shown={game.code for game in games}
+        )
     games.sort(key=_waiting_first)
     return TurnGames(games=games)
 
 
-def _turn_game(room: Room, token_hash: str) -> TurnGame | None:
-    """``room`` as the seat ``token_hash`` opens sees it, or None: not a turn-based room, or
-    not a seat of it."""
-    seat = room.seat_of(token_hash)
+async def _accounts_games(
+    service: RoomService, session: AsyncSession, signed: SignedIn, *, shown: set[str]
+) -> list[TurnGame]:
+    """The signed-in account's turn-based games in play that the browser named no seat of:
+    those its guests took on other devices (the page opens one through
+    ``POST /api/rooms/{code}/device``). Each seat is checked against the room as it is now."""
+    if service.turns is None:
+        return []
+    players = await account_player_ids(session, account_id=signed.account_id)
+    try:
+        seats = await service.turns.seats_of(players, limit=MOST_ACCOUNT_GAMES)
+    except DATABASE_ERRORS as error:
+        logger.warning("an account's turn-based games not read (%s)", type(error).__name__)
+        return []
+    others = [(code, seat) for code, seat in seats if code not in shown]
+    rooms = await asyncio.gather(*(service.peek(code) for code, _ in others))
+    games = []
+    for (_, index), room in zip(others, rooms, strict=True):
+        seat = None if room is None or index >= len(room.seats) else room.seats[index]
+        if room is None or seat is None or seat.player_id is None:
+            continue
+        if public_player_id(seat.player_id) in players:
+            game = _turn_game(room, index)
+            if game is not None:
+                games.append(game)
+    return games
+
+
+def _turn_game(room: Room, seat: int | None) -> TurnGame | None:
+    """``room`` as ``seat`` sees it, or None: not a turn-based room, or no seat."""
     if seat is None or room.options.mode != "turn":
         return None
     game = room.game if room.status == "playing" else None

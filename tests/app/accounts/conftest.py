@@ -11,6 +11,7 @@ import pytest
 
 from app.db.session import create_engine, create_session_factory
 from app.main import create_app
+from app.turns.database import DatabaseTurnArchive
 from tests.app.accounts.helpers import BASE_URL, AccountsApi
 from tests.app.conftest import MakeSettings
 from tests.app.db.scratch_databases import emptied, serve_sessions, shared_migrated_database
@@ -29,7 +30,11 @@ async def accounts_api(
     engine = create_engine(await emptied(accounts_database))
     sessions = create_session_factory(engine)
 
-    app = create_app(make_settings(database_url=accounts_database))
+    app = create_app(
+        make_settings(database_url=accounts_database),
+        sessions=sessions,
+        turns=DatabaseTurnArchive(sessions),
+    )
     serve_sessions(app, sessions)
     transport = httpx.ASGITransport(app=app)
     async with (

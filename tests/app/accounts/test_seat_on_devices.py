@@ -107,6 +107,7 @@ async def test_a_device_of_a_guest_that_joined_the_account_later_gets_the_seat_t
         asked = await phone.post(
             "/api/turn-games",
             json={"seats": [{"code": created["code"], "token": opened.json()["token"]}]},
+            headers=same_site(),
         )
     assert asked.status_code == 200, asked.text
     assert [game["seat"] for game in asked.json()["games"]] == [0]
@@ -152,3 +153,33 @@ async def test_no_seat_is_opened_for_someone_else_or_without_a_session(
         assert "token" not in answer.json()
     room = await room_of(accounts_api, created["code"])
     assert all(seat is None or seat.devices == [] for seat in room.seats)
+
+
+async def test_a_signed_in_browser_is_told_its_accounts_turn_based_games_from_other_devices(
+    accounts_api: AccountsApi,
+) -> None:
+    """The lobby's "Your games" on a phone lists the turn-based game begun on the computer
+    (whose seat token the phone does not hold), once, and only to the account's devices."""
+    guest = str(uuid.uuid4())
+    account = await make_account(
+        accounts_api.sessions, accounts_api.store, name="Ann", guest_id=guest
+    )
+    stranger = await make_account(accounts_api.sessions, accounts_api.store, name="Bea")
+    turn = await a_game_of(accounts_api.client, guest, mode="turn")
+    await a_game_of(accounts_api.client, guest)  # a live table: not a turn-based game
+
+    async def listed(client: httpx.AsyncClient, *tokens: str) -> list[tuple[str, int]]:
+        seats = [{"code": turn["code"], "token": token} for token in tokens]
+        answer = await client.post("/api/turn-games", json={"seats": seats}, headers=same_site())
+        assert answer.status_code == 200, answer.text
+        return [(game["code"], game["seat"]) for game in answer.json()["games"]]
+
+    async with (
+        accounts_api.device(cookies=account.cookies) as phone,
+        accounts_api.device(cookies=stranger.cookies) as other,
+    ):
+        assert await listed(phone) == [(turn["code"], 0)]
+        assert await listed(phone, turn["token"]) == [(turn["code"], 0)]  # not twice
+        assert await listed(other) == []
+    assert await listed(accounts_api.client) == []  # signed out: its tokens only
+    assert await listed(accounts_api.client, turn["token"]) == [(turn["code"], 0)]
