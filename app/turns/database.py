@@ -115,7 +115,7 @@ class DatabaseTurnArchive:
                 select(TurnPlayer.code, TurnPlayer.seat)
                 .join(TurnGame, TurnGame.code == TurnPlayer.code)
                 .where(TurnPlayer.player_id.in_(set(player_ids)), TurnGame.status == "playing")
-                .order_by(TurnPlayer.code)
+                .order_by(TurnPlayer.code, TurnPlayer.seat)
                 .limit(limit)
             )
             return [(code, seat) for code, seat in rows]

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from app.db.repository import public_player_id
 from app.rooms.chat import say
 from app.rooms.credentials import hash_token
 from app.rooms.due import DueWork
@@ -370,3 +371,20 @@ async def test_a_parked_game_woken_then_failed_over_is_played_from_the_database(
     assert room.version == archived.version + 1
     kept = await cluster_world.archive.room(table.code)
     assert kept is not None and kept.version == room.version and not kept.parked
+
+
+async def test_a_players_seats_are_found_in_play_parked_or_not_and_not_once_over(
+    world: World,
+) -> None:
+    """``seats_of``: where an account's guests sit (the lobby's "Your games" on another device
+    of theirs), from the database, whether the game is in the store or parked; not once over."""
+    table, _ = await parked_table(world, guests=("Bea", "Cid"))
+    ann, bea = public_player_id(guest("Ann")), public_player_id(guest("Bea"))
+    assert await world.archive.seats_of({ann}, limit=5) == [(table.code, 0)]
+    assert await world.archive.seats_of({bea, ann}, limit=5) == [(table.code, 0), (table.code, 1)]
+    assert await world.archive.seats_of({bea, ann}, limit=1) == [(table.code, 0)]
+    assert await world.archive.seats_of({public_player_id(guest("Dee"))}, limit=5) == []
+    assert await world.archive.seats_of(set(), limit=5) == []
+    process = await world.process()
+    await finish(world, process.service, table, random.Random(2))
+    assert await world.archive.seats_of({ann, bea}, limit=5) == []
