@@ -161,6 +161,9 @@ def test_a_bar_line_longer_than_its_room_is_reached_with_the_keyboard(
     page.get_by_role("button", name="Create room").click()
     add_ai_players(page, 1)
     page.get_by_role("button", name="Start the game").click()
+    # Once it is Ann's move nothing redraws the bar (a redraw would put back the note the test
+    # writes below): the AI waits for her.
+    expect(page.get_by_test_id("turn-status")).to_contain_text("Your turn")
     note = page.locator(".action-bar .bar-note")
     expect(note).to_be_visible()
     fit = "async () => (await import('/static/js/actionbar.js')).reachScrolledLines(document)"
