@@ -21,19 +21,23 @@ from tests.app.accounts.helpers import AccountsApi, make_account, same_site
 
 
 async def a_game_of(client: httpx.AsyncClient, guest: str, *, mode: str = "live") -> dict[str, Any]:
-    """A two-seat room made by ``guest`` (Ann) with an AI player, started: its code and Ann's
-    seat token."""
+    """A two-seat room made by ``guest`` (Ann), started: its code and Ann's seat token. A live
+    table's other seat is an AI; a turn-based table's is a person, Bea (an AI's moves would be
+    written to the database in the background, and one cut short when the app stops leaves
+    the shared SQLite file locked for the next test)."""
     made = await client.post(
         "/api/rooms", json={"name": "Ann", "player_id": guest, "seats": 2, "mode": mode}
     )
     assert made.status_code == 201, made.text
     created: dict[str, Any] = made.json()
-    host = {"Authorization": f"Bearer {created['token']}"}
-    bot = await client.post(
-        f"/api/rooms/{created['code']}/bots", json={"level": "easy"}, headers=host
-    )
-    assert bot.status_code == 201, bot.text
-    started = await client.post(f"/api/rooms/{created['code']}/start", headers=host)
+    code, host = created["code"], {"Authorization": f"Bearer {created['token']}"}
+    if mode == "turn":
+        other = await client.post(f"/api/rooms/{code}/join", json={"name": "Bea"})
+        assert other.status_code == 200, other.text
+    else:
+        other = await client.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=host)
+        assert other.status_code == 201, other.text
+    started = await client.post(f"/api/rooms/{code}/start", headers=host)
     assert started.status_code == 200, started.text
     return created
 
