@@ -161,9 +161,14 @@ class Hub:
     def connection_count(self) -> int:
         return sum(len(listeners) for listeners in self._rooms.values())
 
-    def holds(self, code: str, token_hash: str) -> bool:
-        """Whether a connection here holds the seat of this token."""
-        return any(listener.token_hash == token_hash for listener in self._rooms.get(code, ()))
+    def holds(self, code: str, token_hash: str, seat: int | None = None) -> bool:
+        """Whether a connection here holds the seat of this token: by the token itself, or
+        by another of the person's devices (``Seat.devices``) connected to ``seat``."""
+        return any(
+            listener.token_hash == token_hash
+            or (seat is not None and listener.token_hash is not None and listener.seat == seat)
+            for listener in self._rooms.get(code, ())
+        )
 
     async def run(self) -> None:
         """Fan events out for as long as the process runs, surviving any one failure."""
@@ -277,7 +282,9 @@ class Hub:
             await asyncio.sleep(wait)
         finally:
             self._departing.pop(key, None)
-        if not self.holds(code, token_hash) and not await self._departed(code, token_hash, seat):
+        if not self.holds(code, token_hash, seat) and not await self._departed(
+            code, token_hash, seat
+        ):
             await self._depart_later(code, token_hash, seat)
 
     async def settle_departures(self, *, seconds: float) -> None:
@@ -316,7 +323,7 @@ class Hub:
     async def _depart_later(self, code: str, token_hash: str, seat: int | None) -> None:
         for pause in _DEPARTURE_RETRY_SECONDS:
             await asyncio.sleep(pause)
-            if self.holds(code, token_hash) or await self._departed(code, token_hash, seat):
+            if self.holds(code, token_hash, seat) or await self._departed(code, token_hash, seat):
                 return
         logger.warning("departure given up on", extra={"room": code, "seat": seat})
 

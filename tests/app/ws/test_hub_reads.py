@@ -357,3 +357,63 @@ async def test_chat_said_while_a_subscription_was_made_again_follows_the_resync(
         await _settle(lambda: listener.lines == [*expected, later])
     finally:
         task.cancel()
+
+
+class _Device(Recorded):
+    """A connection of one device to a seat: its token's hash, and the seat it holds."""
+
+    def __init__(self, token_hash: str, seat: int) -> None:
+        super().__init__()
+        self.token_hash = token_hash
+        self.seat = seat
+
+
+async def test_a_seat_open_on_another_device_stays_connected_when_one_device_leaves() -> None:
+    """Ann's seat is open on her computer and her phone (``Seat.devices``). Closing the
+    computer's tab marks nobody gone: the phone still holds the seat here. Once the phone
+    leaves too, the seat is gone."""
+    service = RoomService(
+        store=MemoryRoomStore(),
+        settings=base_settings(presence_seconds=0.05),
+        recorder=ListRecorder(),
+        ai=AiRunner(0),
+    )
+    tables = Tables(service)
+    made, host = await tables.create(
+        name="Ann", player_id="ann", options=RoomOptions(room_name="Devices", seats=2)
+    )
+    code = made.code
+    await tables.join(code, name="Bob", player_id="bob")
+    await tables.start(code, token=host)
+    _, seat, phone_token = await tables.open_on_device(code, owns=lambda guest: guest == "ann")
+    assert seat == 0
+    computer, phone = hash_token(host), hash_token(phone_token)
+    hub = Hub(service, scheduler=Scheduler(service))
+    at_computer, at_phone = _Device(computer, 0), _Device(phone, 0)
+    for device in (at_computer, at_phone):
+        await hub.add(code, device)
+    for token_hash in (computer, phone):
+        await hub.arrive(code, token_hash)
+    before = await service.load(code)
+    assert before is not None and before.seats[0] is not None
+    assert before.seats[0].disconnected_at is None
+
+    hub.remove(code, at_computer)
+    hub.depart(code, computer, seat=0)
+    await asyncio.sleep(0.3)
+    kept = await service.load(code)
+    assert kept is not None and kept.seats[0] is not None
+    assert kept.seats[0].disconnected_at is None, "the phone still holds the seat"
+    assert kept.version == before.version, "no departure committed, no flap"
+
+    hub.remove(code, at_phone)
+    hub.depart(code, phone, seat=0)
+    await _settle(lambda: hub.room_count == 0)
+    for _ in range(50):
+        gone = await service.load(code)
+        assert gone is not None and gone.seats[0] is not None
+        if gone.seats[0].disconnected_at is not None:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the seat was never marked gone once both devices left")
