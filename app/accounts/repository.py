@@ -7,6 +7,7 @@ commit: the caller owns the transaction.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
@@ -15,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.errors import AccountError
 from app.db.models import Account, AccountGuest, Passkey
-from app.db.repository import merge_player
+from app.db.repository import merge_player, public_player_id
 from app.text import clean_text, folded_name
 
 NAME_LENGTH = 30
@@ -177,13 +178,23 @@ async def remove_passkey(session: AsyncSession, *, account_id: str, passkey_id: 
     await session.flush()
 
 
-async def account_player_ids(session: AsyncSession, *, account_id: str) -> set[str]:
+@dataclass(frozen=True)
+class AccountPlayers:
     """The public player ids that play for an account: its own, and the guest of each device
     that signed in to it (``join_guest``)."""
+
+    public_ids: frozenset[str]
+
+    def plays(self, guest_id: str | None) -> bool:
+        """Whether a seat's guest id, as its room keeps it, plays for the account."""
+        return guest_id is not None and public_player_id(guest_id) in self.public_ids
+
+
+async def account_players(session: AsyncSession, *, account_id: str) -> AccountPlayers:
     account = await session.get(Account, account_id)
     if account is None:
-        return set()
+        return AccountPlayers(frozenset())
     guests = await session.scalars(
         select(AccountGuest.player_id).where(AccountGuest.account_id == account_id)
     )
-    return {account.player_id, *guests}
+    return AccountPlayers(frozenset({account.player_id, *guests}))

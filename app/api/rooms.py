@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 
-from app.accounts.repository import account_player_ids
+from app.accounts.repository import account_players
 from app.accounts.sessions import SignedInDep
 from app.api.deps import (
     CountedAttempt,
@@ -32,7 +32,7 @@ from app.api.schemas import (
     RoomUpdate,
     SeatGranted,
 )
-from app.db.repository import MAX_OFFSET, public_player_id
+from app.db.repository import MAX_OFFSET
 from app.db.session import SessionDep
 from app.rooms.errors import room_not_found
 from app.rooms.model import MAX_SEATS, Room, RoomOptions
@@ -134,10 +134,8 @@ async def open_on_device(
     """This device's own token for the seat of a person whose guest plays for the account it
     is signed in to: a table begun on a computer opened on a phone (from a push notification,
     a link, the lobby). Counted as a join attempt, so codes cannot be tried this way either."""
-    players = await account_player_ids(session, account_id=signed.account_id)
-    room, seat, token = await tables.open_on_device(
-        code, owns=lambda guest: public_player_id(guest) in players
-    )
+    players = await account_players(session, account_id=signed.account_id)
+    room, seat, token = await tables.open_on_device(code, owns=players.plays)
     hub.committed(room)
     return SeatGranted(seat=seat, token=token)
 

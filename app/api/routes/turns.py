@@ -17,11 +17,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.repository import account_player_ids
+from app.accounts.repository import account_players
 from app.accounts.sessions import MaybeSignedIn, SignedIn
 from app.api.deps import ServiceDep
 from app.api.schemas import STRICT
-from app.db.repository import public_player_id
 from app.db.session import SessionDep
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH, hash_token
 from app.rooms.model import MoveSeconds, Room, RoomStatus
@@ -111,9 +110,9 @@ async def _accounts_games(
     ``POST /api/rooms/{code}/device``). Each seat is checked against the room as it is now."""
     if service.turns is None:
         return []
-    players = await account_player_ids(session, account_id=signed.account_id)
+    players = await account_players(session, account_id=signed.account_id)
     try:
-        seats = await service.turns.seats_of(players, limit=MOST_ACCOUNT_GAMES)
+        seats = await service.turns.seats_of(players.public_ids, limit=MOST_ACCOUNT_GAMES)
     except DATABASE_ERRORS as error:
         logger.warning("an account's turn-based games not read (%s)", type(error).__name__)
         return []
@@ -122,12 +121,11 @@ async def _accounts_games(
     games = []
     for (_, index), room in zip(others, rooms, strict=True):
         seat = None if room is None or index >= len(room.seats) else room.seats[index]
-        if room is None or seat is None or seat.player_id is None:
+        if room is None or seat is None or not players.plays(seat.player_id):
             continue
-        if public_player_id(seat.player_id) in players:
-            game = _turn_game(room, index)
-            if game is not None:
-                games.append(game)
+        game = _turn_game(room, index)
+        if game is not None:
+            games.append(game)
     return games
 
 
