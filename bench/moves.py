@@ -11,6 +11,10 @@ sent then and as sent whole (a connection's first, with the whole log). Medians 
 ``--repeats`` runs of ``--loops`` each::
 
     python bench/moves.py --at 5,40,80
+
+``--cold MB`` writes a byte in every cache line of that many megabytes before each call (not
+timed), as other work between two moves of a server leaves the caches: each call then starts
+with its data and the interpreter's out of them, as a move in a server does.
 """
 
 from __future__ import annotations
@@ -52,14 +56,25 @@ def started(seed: int) -> Room:
     return play.start(room, seed=seed, game_id="bench", now=1.0)
 
 
-def micros(work: Callable[[], object], loops: int, repeats: int) -> float:
-    """Median over ``repeats`` of the mean time of one call, in microseconds."""
+CACHE_LINE = 64
+
+
+def micros(
+    work: Callable[[], object], loops: int, repeats: int, cold: bytearray | None = None
+) -> float:
+    """Median over ``repeats`` of the mean time of one call, in microseconds; with ``cold``,
+    each call timed alone after a write to every cache line of ``cold``."""
     runs = []
     for _ in range(repeats):
-        started_at = time.perf_counter()
+        spent = 0.0
         for _ in range(loops):
+            if cold is not None:
+                for line in range(0, len(cold), CACHE_LINE):
+                    cold[line] ^= 1
+            started_at = time.perf_counter()
             work()
-        runs.append((time.perf_counter() - started_at) / loops * 1e6)
+            spent += time.perf_counter() - started_at
+        runs.append(spent / loops * 1e6)
     return statistics.median(runs)
 
 
@@ -69,7 +84,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--loops", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--cold", type=int, default=0, metavar="MB", help="evict the caches before each call"
+    )
     args = parser.parse_args()
+    cold = bytearray(args.cold * 2**20) if args.cold else None
     points = sorted(int(point) for point in args.at.split(","))
     room, rng, moves = started(args.seed), random.Random(args.seed), 0
     previous = room
@@ -130,13 +149,13 @@ def main() -> None:
             print(
                 f"{moves:4d}  {len(stored()) / 1024:7.1f}"
                 f"  {len(state[0]) / 1024:8.1f}  {len(whole[0]) / 1024:8.1f}"
-                f"  {micros(apply, args.loops, args.repeats):8.0f}"
-                f"  {micros(stored, args.loops, args.repeats):12.0f}"
-                f"  {micros(move_text, args.loops, args.repeats):12.0f}"
-                f"  {micros(replayed, args.loops, args.repeats):9.0f}"
-                f"  {micros(read_room, args.loops, args.repeats):12.0f}"
-                f"  {micros(decode, args.loops, args.repeats):15.0f}"
-                f"  {micros(states, args.loops, args.repeats):18.0f}"
+                f"  {micros(apply, args.loops, args.repeats, cold):8.0f}"
+                f"  {micros(stored, args.loops, args.repeats, cold):12.0f}"
+                f"  {micros(move_text, args.loops, args.repeats, cold):12.0f}"
+                f"  {micros(replayed, args.loops, args.repeats, cold):9.0f}"
+                f"  {micros(read_room, args.loops, args.repeats, cold):12.0f}"
+                f"  {micros(decode, args.loops, args.repeats, cold):15.0f}"
+                f"  {micros(states, args.loops, args.repeats, cold):18.0f}"
             )
         previous = room
         room = play.apply(room, seat=action["seat"], action=action, now=2.0, mover="player")
