@@ -409,7 +409,7 @@ async def test_a_seat_open_on_another_device_stays_connected_when_one_device_lea
     hub.remove(code, at_phone)
     hub.depart(code, phone, seat=0)
     await _settle(lambda: hub.room_count == 0)
-    for _ in range(50):
+    for _ in range(250):  # up to 5 s on a loaded machine; about 0.05 s when quiet
         gone = await service.load(code)
         assert gone is not None and gone.seats[0] is not None
         if gone.seats[0].disconnected_at is not None:
