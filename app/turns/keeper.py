@@ -36,13 +36,16 @@ class TurnKeeper:
         self._service = service
         self._archive = archive
         self._due = DueWork(service)
+        self._jitter = random.Random()
+        """The waits' own generator: the module's shared one is left alone (a test's
+        Hypothesis, drawing in another thread, takes any change to it for its own misuse)."""
 
     async def run(self, hub: Committed) -> None:
         """Look every ``turn_poll_seconds`` until cancelled; what a deadline commits goes to
         ``hub``."""
         seconds = self._service.settings.turn_poll_seconds
         while True:
-            await asyncio.sleep(seconds * random.uniform(1 - JITTER, 1 + JITTER))
+            await asyncio.sleep(seconds * self._jitter.uniform(1 - JITTER, 1 + JITTER))
             try:
                 await self.look(hub)
             except (*STORE_ERRORS, *DATABASE_ERRORS) as error:
