@@ -138,7 +138,7 @@ class Tables:
         return room, taken[0], token
 
     async def open_on_device(
-        self, code: str, *, owns: Callable[[str], bool]
+        self, code: str, *, owns: Callable[[str | None], bool]
     ) -> tuple[Room, int, str]:
         """A token of its own for another device of a seated person: the room, the seat and
         the token. ``owns`` says whether a seat's guest id plays for the account the device
@@ -153,10 +153,7 @@ class Tables:
                 (
                     index
                     for index, seat in enumerate(room.seats)
-                    if seat is not None
-                    and seat.token_hash is not None
-                    and seat.player_id is not None
-                    and owns(seat.player_id)
+                    if seat is not None and seat.token_hash is not None and owns(seat.player_id)
                 ),
                 None,
             )
