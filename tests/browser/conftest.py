@@ -122,8 +122,14 @@ def open_page(browser: Browser, server: Server) -> Iterator[OpenPage]:
         if message.type == "error" and "Refused to" in message.text:
             errors.append(message.text)
 
-    def open_one(width: int = 1280, height: int = 900, *, touch: bool = False) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
+    def open_one(
+        width: int = 1280, height: int = 900, *, touch: bool = False, motion: bool = True
+    ) -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=touch,
+            reduced_motion=None if motion else "reduce",
+        )
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()

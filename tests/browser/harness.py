@@ -39,8 +39,9 @@ MOST_TURNS = 400
 """More actions than any game needs: a loop that reaches it means the game never ended."""
 
 OpenPage = Callable[..., Page]
-"""``open_page(width=…, height=…, touch=False)``: a new page in a browser context of its own
-(``touch``: a touch screen, for ``tap()``)."""
+"""``open_page(width=…, height=…, touch=False, motion=True)``: a new page in a browser context
+of its own (``touch``: a touch screen, for ``tap()``; ``motion=False``: the person asks for
+reduced motion, and no card flies)."""
 
 
 @dataclass(frozen=True)

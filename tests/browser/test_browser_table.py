@@ -2,7 +2,14 @@
 players, a rival with eleven sets, a duel of nine plays, a two-card answer and a claim to
 contest in a draft game on a phone. At every state the page does not scroll, no text of the
 table is clipped or covered, and the prompt, the last move and every button of the bar are in
-view (``watch_layout``). And a whole game can be played with the keyboard alone."""
+view (``watch_layout``). And a whole game can be played with the keyboard alone.
+
+The tests of what fits open their pages asking for reduced motion (``motion=False``): no card
+flies, and each state is checked as it stands once its flights have landed. Flights are a layer
+over the table that moves nothing in it; the motion tests play whole games at both sizes with
+them and check that no ghost makes the page scroll (``test_browser_motion.py``). Played with
+flights, the same games took about half as long again (28 s against 18 s for the long duel,
+alone), most of it drawing the ghosts frame by frame."""
 
 from __future__ import annotations
 
@@ -105,7 +112,7 @@ def test_a_six_player_game_fits_the_screen(open_page: OpenPage, server: Server, 
     place (33-180 problems a game before its piles' names stood beside them)."""
     width, height = SHORT_PHONE if size == "short phone" else SIZES[size]
     name = size.replace(" ", "-")
-    page = open_page(width=width, height=height)
+    page = open_page(width=width, height=height, motion=False)
     watch_layout(page, whole_table_in_view=True)
     start_against_ai(page, server, 5)
     expect(page.locator(".rivals .player")).to_have_count(5)
@@ -136,7 +143,7 @@ def test_a_four_player_game_with_a_thirty_letter_name_fits_the_screen(
     name is never cut, the last move that holds it never squeezes the table, and a duel's
     Answer place stays whole between tall rivals and your stack."""
     width, height = SIZES[size]
-    page = open_page(width=width, height=height)
+    page = open_page(width=width, height=height, motion=False)
     watch_layout(page, whole_table_in_view=True)
     create_room(page, server, name=LONG_NAME, seats=4)
     add_ai_players(page, 3)
@@ -161,7 +168,7 @@ def test_a_rival_with_eleven_sets_and_a_ten_card_hand_fit_and_the_list_covers_no
     open_page: OpenPage, server: Server, size: str
 ) -> None:
     width, height = SIZES[size]
-    page = open_page(width=width, height=height)
+    page = open_page(width=width, height=height, motion=False)
     watch_layout(page, whole_table_in_view=True)
     start_against_ai(page, server, 1, room_name=BIG_STACK_ROOM)
     expect(page.locator(".turn-status")).to_contain_text("Your turn")
@@ -234,8 +241,8 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     """Ann on a laptop (a short window, too, with a third seat's rival row) and Bea on a phone
     play a duel of nine plays by pressing its Answer place: it stays whole and pressable."""
     width, height = SHORT_LAPTOP if laptop == "short laptop" else SIZES["laptop"]
-    ann = open_page(width=width, height=height)
-    bea = open_page(width=360, height=740, touch=True)
+    ann = open_page(width=width, height=height, motion=False)
+    bea = open_page(width=360, height=740, touch=True, motion=False)
     for page in (ann, bea):
         watch_layout(page, whole_table_in_view=True)
     seat_bea_with_ann(ann, bea, server, seats=3, room_name=LONG_DUEL_ROOM)
@@ -316,9 +323,9 @@ def test_a_challenge_at_a_six_seat_table_fits_a_phone(
     """Six seats leave a phone's duel the least room (every rival shows its sets): the
     challenge of a set with the longest name of a kind, and its answers, still show whole, on
     a short phone too."""
-    ann = open_page(width=1280, height=800)
+    ann = open_page(width=1280, height=800, motion=False)
     width, height = SHORT_PHONE if phone == "short phone" else SIZES["phone"]
-    bea = open_page(width=width, height=height, touch=True)
+    bea = open_page(width=width, height=height, touch=True, motion=False)
     for page in (ann, bea):
         watch_layout(page, whole_table_in_view=True)
     # The challenger's name in the row of plays: as long as a name may be (30 letters).
@@ -373,8 +380,8 @@ def test_a_two_card_answer_and_concede_fit_a_phones_bar(
 ) -> None:
     """A challenge opened with a Penny Jar needs weight 2: the phone's bar shows Concede and the
     answer "Racehorse + Silver Bar" side by side, both whole and inside the window."""
-    ann = open_page(width=1280, height=800)
-    bea = open_page(width=360, height=740, touch=True)
+    ann = open_page(width=1280, height=800, motion=False)
+    bea = open_page(width=360, height=740, touch=True, motion=False)
     watch_layout(bea, whole_table_in_view=True)
     seat_bea_with_ann(ann, bea, server, seats=2, room_name=PENNY_DUEL_ROOM)
     ann.get_by_role("button", name="Start the game").click()
@@ -414,7 +421,7 @@ def test_a_claim_to_contest_and_a_draft_game_fit_the_screen(
     (concede)" and the contest's opening card side by side, inside the window; then the whole
     game, every state checked (on a phone, the six zones of the centre in one row)."""
     width, height = SHORT_LAPTOP if size == "short laptop" else SIZES[size]
-    page = open_page(width=width, height=height, touch=size == "phone")
+    page = open_page(width=width, height=height, touch=size == "phone", motion=False)
     watch_layout(page, whole_table_in_view=True)
     start_a_claim(page, server, CLAIM_ROOM)
 
@@ -436,7 +443,7 @@ def test_a_claim_between_tall_stacks_in_a_short_window_keeps_the_duel_whole(
     """Both seats with five and six sets, in a short laptop window: the centre keeps the claim's
     cards and the Answer place whole and pressable (the rivals' and your cards are smaller, and
     the duel's title gives way first), and every state of the contest fits."""
-    page = open_page(width=SHORT_LAPTOP[0], height=SHORT_LAPTOP[1])
+    page = open_page(width=SHORT_LAPTOP[0], height=SHORT_LAPTOP[1], motion=False)
     watch_layout(page, whole_table_in_view=True)
     start_a_claim(page, server, TALL_CLAIM_ROOM)
 

@@ -299,7 +299,7 @@ def test_the_action_bar_keeps_one_height_over_a_whole_game(
     """Every state of a four-player game, and a card aimed at each turn (the bar's note, the
     lit places, a Swap's targets): the bar never changes height, so the hand never moves."""
     width, height = SIZES[size]
-    page = open_page(width=width, height=height)
+    page = open_page(width=width, height=height, motion=False)
     page.add_init_script(BAR_WATCH_JS)
     create_room(page, server, name="Ann", seats=4)
     add_ai_players(page, 3)
