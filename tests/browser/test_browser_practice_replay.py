@@ -3,7 +3,8 @@
 One short game is played against the AI and reviewed; then: "Try again" opens a practice table
 that is played to its end and shows its stash chart, with no link to a record that will never
 exist and no failed request; the replay at 1280 lays every set's cards in one row; on a phone
-a key moment's first line is not left under the sticky step controls.
+a key moment's first line is not left under the sticky step controls. The pages ask for reduced
+motion (no card flies): what is checked is the end of the game and the pages after it.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def _open_review(page: Page, server: Server, reviewed: dict[str, str]) -> None:
 def test_a_practice_game_ends_with_its_chart_and_no_dead_link(
     open_page: OpenPage, server: Server, reviewed: dict[str, str]
 ) -> None:
-    page = open_page(width=1280, height=800)
+    page = open_page(width=1280, height=800, motion=False)
     _open_review(page, server, reviewed)
     failed: list[str] = []
     console: list[str] = []
@@ -126,7 +127,7 @@ ROWS = """
 def test_the_replay_at_1280_lays_every_set_in_one_row(
     open_page: OpenPage, server: Server, reviewed: dict[str, str]
 ) -> None:
-    page = open_page(width=1280, height=800)
+    page = open_page(width=1280, height=800, motion=False)
     _open_review(page, server, reviewed)
     last = int(page.locator("#step").get_attribute("max") or 0)
     sets = 0
@@ -146,7 +147,7 @@ def test_the_replay_at_1280_lays_every_set_in_one_row(
 def test_a_key_moment_on_a_phone_lands_below_the_step_controls(
     open_page: OpenPage, server: Server, reviewed: dict[str, str]
 ) -> None:
-    page = open_page(width=360, height=740)
+    page = open_page(width=360, height=740, motion=False)
     _open_review(page, server, reviewed)
     moments = page.get_by_role("list", name="Key moments").locator("button.decision")
     for index in range(moments.count()):

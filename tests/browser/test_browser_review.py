@@ -1,4 +1,7 @@
-"""The game review and hints in real Chromium (issue 24, "In the browser")."""
+"""The game review and hints in real Chromium (issue 24, "In the browser").
+
+The games played here are played to be reviewed: their pages ask for reduced motion (no card
+flies), which the review and the replay never use."""
 
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ def _play_a_short_game(page: Page, server: Server) -> None:
 def test_a_finished_game_is_reviewed_on_its_replay_page(
     open_page: OpenPage, server: Server
 ) -> None:
-    page = open_page(width=1280, height=800)
+    page = open_page(width=1280, height=800, motion=False)
     _play_a_short_game(page, server)
 
     page.get_by_role("link", name="Review this game").click()
@@ -74,7 +77,7 @@ def test_a_finished_game_is_reviewed_on_its_replay_page(
 
 
 def test_the_review_fits_a_phone(open_page: OpenPage, server: Server) -> None:
-    page = open_page(width=360, height=740)
+    page = open_page(width=360, height=740, motion=False)
     _play_a_short_game(page, server)
     page.get_by_role("link", name="Review this game").click()
     review = page.locator("#review")

@@ -4,7 +4,8 @@ One short game is played against the AI; its review is then read at 1280 by 800 
 by the same person (the same guest id): each player's accuracy, the reasons in words, the
 viewer's own key moments first and the others' marked, no "Better" under a move rated Best,
 no sideways scroll and no clipped stack; then "Try again" opens a practice table at one of
-the viewer's moments, says it is unrated, and is played to the next decision.
+the viewer's moments, says it is unrated, and is played to the next decision. The page asks for
+reduced motion (no card flies): the review and the replay never use it.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def test_the_review_teaches_and_fits(
     open_page: OpenPage, server: Server, size: str, browser_game: dict[str, str]
 ) -> None:
     width, height = SIZES[size]
-    page = open_page(width=width, height=height)
+    page = open_page(width=width, height=height, motion=False)
     if not browser_game:
         page.set_viewport_size({"width": 1280, "height": 800})
         url, identity = _play_and_open_review(page, server)
