@@ -77,8 +77,9 @@ def page_errors(page: Page) -> list[str]:
 
 @pytest.fixture(scope="module")
 def finished_game(browser: Browser, server: Server) -> Iterator[FinishedGame]:
-    """One game played to the end in the browser: Ann against an easy AI, simple rules."""
-    context = browser.new_context(viewport=LAPTOP)
+    """One game played to the end in the browser: Ann against an easy AI, simple rules (asking
+    for reduced motion: no card flies in a game played for the pages after it)."""
+    context = browser.new_context(viewport=LAPTOP, reduced_motion="reduce")
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.goto(server.url)
