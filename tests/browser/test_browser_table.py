@@ -9,7 +9,7 @@ flies, and each state is checked as it stands once its flights have landed. Flig
 over the table that moves nothing in it; the motion tests play whole games at both sizes with
 them and check that no ghost makes the page scroll (``test_browser_motion.py``). Played with
 flights, the same games took about half as long again (28 s against 18 s for the long duel,
-alone), most of it drawing the ghosts frame by frame."""
+alone)."""
 
 from __future__ import annotations
 
