@@ -45,14 +45,24 @@ export function s(tag, props, ...children) {
  * data-focus key (a re-render after every server message must not lose the player's place).
  */
 export function render(container, ...children) {
+  replaceKeepingFocus(container, children)();
+}
+
+/**
+ * `render`, with the focus given back only when the function returned is called. Giving focus
+ * makes the browser lay the page out: a page that changes more of itself first, and measures
+ * the new content, gives it back after, for one layout instead of two.
+ */
+export function replaceKeepingFocus(container, children) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.dataset.focus : undefined;
   container.replaceChildren();
   appendAll(container, children);
-  if (key) {
+  return () => {
+    if (!key) return;
     const again = container.querySelector(`[data-focus="${CSS.escape(key)}"]`);
     if (again) again.focus();
-  }
+  };
 }
 
 export function money(value) {

@@ -6,7 +6,7 @@ import { actionBar, hintButton, hintLine, reachScrolledLines } from "./actionbar
 import { api, ApiError } from "./api.js";
 import { notifyButton, setYourMove } from "./attention.js";
 import { createChat } from "./chat.js";
-import { h, onLeave, render } from "./dom.js";
+import { h, onLeave, render, replaceKeepingFocus } from "./dom.js";
 import { gameOver, notePracticeState } from "./gameover.js";
 import { createMotion } from "./motion.js";
 import { createDrag } from "./drag.js";
@@ -415,12 +415,17 @@ export function roomPage(main, code, { navigate }) {
     }
     container.classList.toggle("at-table", tableShown);
     if (!tableShown) tableInfo.remove();
-    render(mainSlot, parts);
-    if (tableShown) fitTable();
-    openPopovers(mainSlot);
-    motion.update(mainSlot, before, entries);
+    // Every change to the page first, then what measures it: the page is laid out once, when
+    // the names are fitted, not again for each step that reads a size or moves the focus. The
+    // focus is placed before the flights are planned, from where the cards are once it has
+    // scrolled the table (a phone's).
+    const giveFocusBack = replaceKeepingFocus(mainSlot, parts);
     side.update(tableShown ? ui.message.view : null);
+    if (tableShown) fitTable();
+    giveFocusBack();
+    openPopovers(mainSlot);
     placeFocus({ main, mainSlot, ui });
+    motion.update(mainSlot, before, entries);
     revealGameOver(mainSlot, ui);
     updateClock();
   }
