@@ -51,7 +51,7 @@ export function render(container, ...children) {
 /**
  * `render`, with the focus given back only when the function returned is called. Giving focus
  * makes the browser lay the page out: a page that changes more of itself first, and measures
- * the new content, gives it back after, for one layout instead of two.
+ * the new content, gives it back after, so the changes are laid out together.
  */
 export function replaceKeepingFocus(container, children) {
   const active = document.activeElement;

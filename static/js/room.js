@@ -415,10 +415,10 @@ export function roomPage(main, code, { navigate }) {
     }
     container.classList.toggle("at-table", tableShown);
     if (!tableShown) tableInfo.remove();
-    // Every change to the page first, then what measures it: the page is laid out once, when
-    // the names are fitted, not again for each step that reads a size or moves the focus. The
-    // focus is placed before the flights are planned, from where the cards are once it has
-    // scrolled the table (a phone's).
+    // Every change to the page first, then what measures it: the script makes the page lay
+    // itself out when the names are fitted, and again only where the focus moves. The focus
+    // is placed before the flights are planned, so that they start from where the cards are
+    // once the focus has scrolled the table (a phone's).
     const giveFocusBack = replaceKeepingFocus(mainSlot, parts);
     side.update(tableShown ? ui.message.view : null);
     if (tableShown) fitTable();
