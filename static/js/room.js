@@ -26,6 +26,9 @@ import { isTurnBased, modeText, modeTold, timeLeft } from "./turns.js";
 import { waitingRoom } from "./waiting.js";
 
 const RECORD_RETRY_MS = [300, 600, 1000, 2000, 3000, 5000, 8000];
+/** The longest a press holds the page's redraws (a click's press is shorter; a card dragged
+ * for longer sees the table change under it, as it did before presses held anything). */
+const PRESS_HELD_MS = 1000;
 
 function withoutSeat(fields) {
   const { seat: _seat, ...rest } = fields;
@@ -88,6 +91,8 @@ export function roomPage(main, code, { navigate }) {
     focusMode: "",
     friends: null,
   };
+  /** A pointer pressed in the page, and the redraws it holds (`draw`). */
+  const press = { down: false, since: 0, held: false, entries: [], timer: 0 };
   let refCounter = 0;
   const refPrefix = Math.random().toString(36).slice(2, 8);
 
@@ -202,8 +207,22 @@ export function roomPage(main, code, { navigate }) {
     fitFrame = requestAnimationFrame(fitTable);
   };
   addEventListener("resize", refit);
+  // A press in the page holds redraws (`draw`); they come once its click has been handled.
+  const pressed = () => Object.assign(press, { down: true, since: performance.now() });
+  const released = () => {
+    press.down = false;
+    // After the click this release makes (its handler may redraw first, with what is held).
+    if (press.held) setTimeout(() => press.held && drawNow());
+  };
+  container.addEventListener("pointerdown", pressed, true);
+  for (const type of ["pointerup", "pointercancel"]) addEventListener(type, released, true);
+  addEventListener("blur", released);
   onLeave(() => {
     removeEventListener("resize", refit);
+    for (const type of ["pointerup", "pointercancel"]) removeEventListener(type, released, true);
+    removeEventListener("blur", released);
+    clearTimeout(press.timer);
+    press.held = false;
     cancelAnimationFrame(fitFrame);
     stopShortcut();
     socket.close();
@@ -399,8 +418,29 @@ export function roomPage(main, code, { navigate }) {
     );
   }
 
-  /** Redraw the page; `entries` are the log entries new in this state (motion plays them). */
+  /** Redraw the page; `entries` are the log entries new in this state (motion plays them).
+   * A redraw replaces the table, and a press that began on a button and ends on its
+   * replacement is no click: while a pointer is down in the page, redraws wait, their entries
+   * kept, until its click has come (or `PRESS_HELD_MS` has passed). */
   function draw(entries = []) {
+    press.entries.push(...entries);
+    const waited = performance.now() - press.since;
+    if (press.down && waited < PRESS_HELD_MS) {
+      if (!press.held) press.timer = setTimeout(drawNow, PRESS_HELD_MS - waited);
+      press.held = true;
+      return;
+    }
+    drawNow();
+  }
+
+  /** Redraw now, with every entry held since the last redraw. */
+  function drawNow() {
+    clearTimeout(press.timer);
+    press.held = false;
+    redraw(press.entries.splice(0));
+  }
+
+  function redraw(entries) {
     const before = motion.capture(mainSlot);
     const room = ui.room;
     const parts = [connectionBanner()];

@@ -309,3 +309,64 @@ def test_a_state_lost_on_the_way_makes_the_page_ask_for_the_whole_log_again(
     expect(bea.locator(".log-lines li")).to_have_text(
         ann.locator(".log-lines li").all_inner_texts()
     )
+
+
+COUNT_MESSAGES = """
+window.messagesHandled = 0;
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", () => (window.messagesHandled += 1));
+  }
+};
+"""
+"""Counts the messages a page's sockets get: the page's own handler is called with each, right
+after this one."""
+
+
+def test_a_press_that_a_new_state_comes_during_is_still_a_click(
+    open_page: OpenPage, server: Server
+) -> None:
+    ann = open_page()
+    bea = open_page()
+    held: list[str | bytes] = []  # a state kept from Ann's page until her button is down
+    holding = False
+
+    def route(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if holding and not held and json.loads(message)["type"] == "state":
+                held.append(message)
+                return
+            ws.send(message)
+
+        to_server.on_message(to_page)
+        ws.on_message(to_server.send)
+        sockets.append(ws)
+
+    sockets: list[WebSocketRoute] = []
+    ann.route_web_socket(re.compile(r"/ws/"), route)
+    ann.add_init_script(COUNT_MESSAGES)  # after the route's own WebSocket, which it extends
+    start_duel(ann, bea, server)
+    discard(ann, "jewelry")
+    ann.get_by_role("button", name="End your turn").click()
+    expect(bea.get_by_test_id("turn-status")).to_contain_text("Your turn: ")
+
+    holding = True
+    discard(bea, "racehorse")
+    expect(bea.locator(".log")).to_contain_text("Bea discards a Racehorse.")
+    assert held, "the state after Bea's discard was kept from Ann's page"
+    # Ann presses Show on Bea's set below the top, and while her button is down the state
+    # comes: her page redraws the table only after the click, which opens the list.
+    toggle = ann.get_by_role("button", name="Show the 1 set below the top")
+    box = toggle.bounding_box()
+    assert box is not None
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    handled = ann.evaluate("window.messagesHandled")
+    sockets[-1].send(held[0])
+    ann.wait_for_function("handled => window.messagesHandled > handled", arg=handled)
+    ann.mouse.up()
+    expect(ann.get_by_role("button", name="Close the 1 set below the top")).to_be_visible()
+    expect(ann.locator(".log")).to_contain_text("Bea discards a Racehorse.")
