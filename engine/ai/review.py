@@ -136,15 +136,7 @@ class Reviewer:
         chances = self._chances(view, seat, list(compared), sampler, rng)
         if self.calibrated:
             chances = {key: calibrated(chance) for key, chance in chances.items()}
-        order = sorted(compared, key=lambda key: -chances[key])
-        best = order[0]
-        alternatives = tuple(Alternative(compared[key], chances[key]) for key in order)
-        win_before, win_played = chances[best], chances[played_key]
-        judged = verdict(max(0.0, win_before - win_played))
-        # A move within the search's noise of the best is the best: no better move is named.
-        better = compared[best] if judged != "best" and best != played_key else played
-        why = reason(view, played, better) if judged in EXPLAINED else None
-        return Judgement(seat, played, better, win_before, win_played, judged, alternatives, why)
+        return judged(view, played, compared, chances)
 
     def _chances(
         self,
@@ -171,6 +163,26 @@ class Reviewer:
                 totals[key] += self.search.iterate(trees[key], state, seat, rng)[seat]
                 counts[key] += 1
         return {key: totals[key] / counts[key] if counts[key] else 0.0 for key in keys}
+
+
+def judged(
+    view: Mapping[str, Any],
+    played: Action,
+    compared: Mapping[Key, Action],
+    chances: Mapping[Key, float],
+) -> Judgement:
+    """The judgement of ``played`` (an action of the view's seat to act) from the chances of
+    winning after each compared move, ``played`` among them, by their ``action_key``."""
+    seat, played_key = played["seat"], action_key(played)
+    order = sorted(compared, key=lambda key: -chances[key])
+    best = order[0]
+    alternatives = tuple(Alternative(compared[key], chances[key]) for key in order)
+    win_before, win_played = chances[best], chances[played_key]
+    judged = verdict(max(0.0, win_before - win_played))
+    # A move within the search's noise of the best is the best: no better move is named.
+    better = compared[best] if judged != "best" and best != played_key else played
+    why = reason(view, played, better) if judged in EXPLAINED else None
+    return Judgement(seat, played, better, win_before, win_played, judged, alternatives, why)
 
 
 Progress = Callable[[int, int], None]

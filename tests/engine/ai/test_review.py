@@ -10,7 +10,7 @@ from gameplay import act, card, deal
 
 import engine
 import engine.ai
-from engine.ai.review import FORCED, VERDICTS, Reviewer, review_game, verdict
+from engine.ai.review import FORCED, VERDICTS, Reviewer, judged, review_game, verdict
 from engine.ai.search import action_key
 from tests.engine.ai.test_fairness import CONFIGS, config_id
 from tests.engine.conftest import random_positions, redeal_hidden
@@ -155,7 +155,7 @@ def test_a_game_review_judges_every_decision_and_is_repeatable() -> None:
     assert review_game(config, actions, rounds=4) == review
 
 
-def test_a_move_rated_best_names_no_better_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_move_rated_best_names_no_better_move() -> None:
     """Another move a point better is within the search's noise: the played move is rated best
     and carries no "better" move (issue 28)."""
     state = deal(
@@ -163,15 +163,14 @@ def test_a_move_rated_best_names_no_better_move(monkeypatch: pytest.MonkeyPatch)
         deck=["jewelry", "jewelry", "coins", "guitar"],
     )
     played = {"type": "discard", "seat": 0, "card": card(state, 0, "coins")}
+    played_key = action_key(played)
+    compared = {
+        action_key(action): action for action in engine.legal_actions(state) if action["seat"] == 0
+    }
+    assert played_key in compared and len(compared) > 1
+    chances = {key: 0.50 if key == played_key else 0.51 for key in compared}
 
-    def chances(self: Reviewer, view: Any, seat: int, keys: list[Any], *rest: Any) -> Any:
-        played_key = action_key(played)
-        return {key: 0.50 if key == played_key else 0.51 for key in keys}
-
-    monkeypatch.setattr(Reviewer, "_chances", chances)
-    judgement = Reviewer(4, calibrated=False).judge(
-        engine.view_for(state, 0), played, random.Random(1)
-    )
+    judgement = judged(engine.view_for(state, 0), played, compared, chances)
     assert judgement.verdict == "best"
     assert judgement.best == judgement.played
     assert judgement.reason is None
