@@ -15,12 +15,21 @@ same order, as ``legal_actions``) and ``play`` applies one to that copy in place
 application that encodes with a faster JSON library than the standard one; ``to_data(state,
 log=False)`` leaves the log out, for an application that keeps the log apart and adds to it
 the ``log_entries`` each move made.
+
+The modules run compiled to C when ``make`` has built them (``engine/compiled.py``), else
+from their sources: the same rules either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from engine.compiled import choose
+
+BUILD = choose(__path__[0])
+"""``"compiled"`` or ``"source"``: how this process runs the engine's modules, chosen before
+any of them is imported (``engine/compiled.py``)."""
 
 from engine.actions import apply_action, play
 from engine.blocked import blocked_actions, blocked_for

@@ -122,6 +122,7 @@ def views_for(
     shared between the views: read them, never change them."""
     public = view_for(state, None)
     views: dict[Seat | None, dict[str, Any]] = {}
+    seat: Seat | None
     for seat in [None, *range(state.config.players)] if seats is None else seats:
         _check_seat(state, seat)
         if seat is None:

@@ -17,10 +17,9 @@ async def expire_clock(runtime: Runtime, code: str) -> int:
     version that commit made."""
 
     def run_out(room: Room) -> Room:
-        room = room.model_copy(deep=True)
         assert room.game is not None and room.game.deadline is not None
-        room.game.deadline = time.time() - 1
-        return room
+        game = room.game.model_copy(update={"deadline": time.time() - 1})
+        return room.model_copy(update={"game": game})
 
     return (await runtime.service.update(code, run_out)).version
 

@@ -70,10 +70,9 @@ async def test_a_restart_resumes_rooms_and_their_clocks_from_redis(
     offline = RoomService(store=store, settings=settings, recorder=ListRecorder(), ai=AiRunner(0))
 
     def run_out(room: Room) -> Room:
-        room = room.model_copy(deep=True)
         assert room.game is not None
-        room.game.deadline = time.time() - 1
-        return room
+        game = room.game.model_copy(update={"deadline": time.time() - 1})
+        return room.model_copy(update={"game": game})
 
     expired = await offline.update(code, run_out)
     await store.close()
