@@ -22,12 +22,13 @@ $(STAMP): pyproject.toml $(DEV_LOCK)
 
 # The engine compiled to C by mypyc (engine/compiled.py), again whenever a source of it changes.
 # Where it cannot be built (no C compiler or Python headers), the engine runs from its sources:
-# the same rules, slower; the test that the engine runs compiled fails under CI's flag.
+# the same rules, slower; the test that the engine runs compiled fails under CI's flag. The build
+# imports the engine from its sources (CASH_STASH_ENGINE=source): an old build is not loaded.
 ENGINE_BUILT := engine/MANIFEST
 ENGINE_SOURCES := $(filter-out %/__init__.py,$(wildcard engine/*.py engine/ai/*.py))
 
 $(ENGINE_BUILT): $(STAMP) $(ENGINE_SOURCES)
-	$(BIN)/python -c "from engine.compiled import build; build()" \
+	CASH_STASH_ENGINE=source $(BIN)/python -c "from engine.compiled import build; build()" \
 		|| echo "The engine was not compiled: it runs from its sources."
 
 engine: $(ENGINE_BUILT)

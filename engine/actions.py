@@ -514,7 +514,7 @@ def _check_draft(state: State, seat: Seat, action: Mapping[str, Any]) -> Move:
         raise IllegalAction("pile_not_touching", "That pile doesn't touch your seat.")
     if any(not state.piles[p] or state.covered[p] for p in piles):
         raise IllegalAction("pile_empty", "That pile shows no card to draft.")
-    if claim_kind([card, *(state.piles[p][-1] for p in piles)]) is None:
+    if claim_kind([card, *[state.piles[p][-1] for p in piles]]) is None:
         raise IllegalAction(
             "draft_not_a_set",
             "No set: a claim needs an asset, all assets of one kind, and at most one wild.",

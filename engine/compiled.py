@@ -117,6 +117,8 @@ def build() -> None:
     (FOLDER / MANIFEST).unlink(missing_ok=True)
     for path in extensions():
         path.unlink()
+    # setuptools reads the project's pyproject.toml and calls its [tool.setuptools] beta.
+    warnings.filterwarnings("ignore", message=r"Support for `\[tool.setuptools\]`")
     root = FOLDER.parent
     compiled = digests()
     os.chdir(root)  # mypyc names each module by its path from here

@@ -247,7 +247,7 @@ def _drafts(state: State, seat: Seat, hand: list[CardId], found: list[Move]) -> 
         if IS_ACTION[card]:
             continue
         for piles in groups:
-            if claim_kind([card, *(state.piles[p][-1] for p in piles)]) is not None:
+            if claim_kind([card, *[state.piles[p][-1] for p in piles]]) is not None:
                 found.append((DRAFT, seat, card, piles))
 
 

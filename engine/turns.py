@@ -128,7 +128,7 @@ def settle_challenge(state: State) -> None:
             defender=challenge.defender,
             cards=won,
         )
-    for seat in dict.fromkeys(seat for seat, _ in challenge.plays):
+    for seat in dict.fromkeys([seat for seat, _ in challenge.plays]):
         if seat != state.active:
             draw_up(state, seat)
     if challenge.piles and reveal_piles(state, list(challenge.piles)):

@@ -244,7 +244,7 @@ def _move(self: Scorer, action: Action) -> float:
 def _draft(self: Scorer, action: Action) -> float:
     state = self.state
     card, piles = action["card"], action["piles"]
-    claim = [card, *(state.piles[p][-1] for p in piles)]
+    claim = [card, *[state.piles[p][-1] for p in piles]]
     kind = next(KIND_OF[c] for c in claim if IS_ASSET[c])
     contester = _contester(state, self.seat, piles[0])
     backup = len(matching([c for c in self.hand if c != card], kind))
