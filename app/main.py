@@ -28,8 +28,8 @@ from app.api.routes import (
     push,
     queue,
     reviews,
+    your_games,
 )
-from app.api.routes import turns as turn_games
 from app.api.routes.game import GameSockets
 from app.api.routes.pages import serve_client
 from app.db.recorder import default_recorder
@@ -144,6 +144,6 @@ def create_app(
     app.include_router(push.router)
     app.include_router(account_routes.router)
     app.include_router(friends.router)
-    app.include_router(turn_games.router)
+    app.include_router(your_games.router)
     serve_client(app)
     return app

@@ -61,5 +61,5 @@ export const api = {
   playerGames: (id) => call("GET", `/api/players/${encodeURIComponent(id)}/games?limit=10`),
   leaderboard: () => call("GET", "/api/leaderboard?limit=50"),
   lobby: () => call("GET", "/api/lobby?limit=10"),
-  turnGames: (seats) => call("POST", "/api/turn-games", { body: { seats } }),
+  yourGames: (seats) => call("POST", "/api/your-games", { body: { seats } }),
 };

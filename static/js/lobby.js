@@ -7,7 +7,7 @@ import { cardFace } from "./cardface.js";
 import { h, money, onLeave, render } from "./dom.js";
 import { lobbyLife } from "./livegames.js";
 import { playNowPanel } from "./playnow.js";
-import { playerId, playerName, rememberSeat, seatIn, setPlayerName, signedIn, turnSeats } from "./session.js";
+import { heldSeats, playerId, playerName, rememberSeat, seatIn, setPlayerName, signedIn } from "./session.js";
 import { DEFAULT_MOVE_SECONDS, MOVE_TIMES, modeText, modeTold, timeLeft } from "./turns.js";
 
 const RULE_NAMES = { advanced: "Advanced", simple_actions: "Simple with actions", simple: "Simple" };
@@ -34,8 +34,10 @@ const MODES = [
   ["turn", "Turn-based: a move at a time, over days"],
 ];
 const NO_LIMIT = "none";
-const TURN_GAMES_ASKED = 24;
-const TURN_GAMES_EVERY_MS = 30000;
+/** The seats "Your games" asks about: the last taken at turn-based tables (a player sits in at
+ * most 20) and at live ones (a live table outlives its game by minutes). */
+const SEATS_ASKED = { turn: 24, live: 8 };
+const YOUR_GAMES_EVERY_MS = 30000;
 const HERO_CARDS = ["piggy_bank", "gold_bar", "yacht"];
 const BLANK_NAME = "Please enter a name for the others to see at the table: a letter or two is enough, but not only spaces.";
 
@@ -128,8 +130,15 @@ function moveTimeOptions(select, isPrivate) {
   select.value = kept;
 }
 
-/** Where a turn-based game stands for this seat: "Your move · 5 h left", "Waiting for Bea". */
-function turnGameState(game, now) {
+/** Where a game stands for this seat: "Your move · 5 h left", "Waiting for Bea"; a live one
+ * says so first ("Live now · Your move"). */
+function yourGameState(game, now) {
+  const state = gameState(game, now);
+  if (game.mode !== "live") return state;
+  return game.status === "playing" ? `Live now · ${state}` : `Live · ${state}`;
+}
+
+function gameState(game, now) {
   const left = game.deadline === null ? "" : ` · ${timeLeft(game.deadline - now)} left`;
   if (game.status === "waiting") return "Waiting for the start";
   if (game.status === "finished") return "Game over";
@@ -138,47 +147,52 @@ function turnGameState(game, now) {
   return `${names.length ? `Waiting for ${names.join(" and ")}` : "Waiting"}${left}`;
 }
 
-function turnGame(game, now) {
+function yourGame(game, now) {
   const others = game.players.filter((name, seat) => name !== null && seat !== game.seat);
+  const live = game.mode === "live" && game.status === "playing";
   return h(
     "li",
-    { class: `room-card turn-game${game.your_move ? " yours" : ""}`, dataset: { testid: "turn-game" } },
+    { class: `room-card your-game${game.your_move ? " yours" : ""}${live ? " live" : ""}`, dataset: { testid: "your-game" } },
     h("a", { href: `/room/${game.code}`, class: "room-card-name" }, game.room_name),
-    h("span", { class: "room-card-meta" }, `${turnGameState(game, now)} · with ${others.join(", ") || "nobody yet"}`),
+    h("span", { class: "room-card-meta" }, `${yourGameState(game, now)} · with ${others.join(", ") || "nobody yet"}`),
   );
 }
 
-/** "Your games": the turn-based games this browser sits in, and, signed in, those its
- * account sits in from other devices (the table opens there through the account), those
- * waiting for it first (the server orders them); hidden while there are none. */
-function turnGamesPanel() {
+/** "Your games": the games this browser sits in (turn-based ones, and live ones until their
+ * game ends: the way back to a table left by mistake), and, signed in, the turn-based games
+ * its account sits in from other devices (the table opens there through the account); live
+ * games in play first, then those waiting for it (the server orders them); hidden while there
+ * are none. */
+function yourGamesPanel() {
   const summary = h("p", { class: "hint", "aria-live": "polite" });
   const list = h("ul", { class: "cards-list" });
-  const panel = h("section", { class: "panel turn-games", "aria-labelledby": "turn-games-title", hidden: true }, h("h2", { id: "turn-games-title" }, "Your games"), summary, list);
+  const panel = h("section", { class: "panel your-games", "aria-labelledby": "your-games-title", hidden: true }, h("h2", { id: "your-games-title" }, "Your games"), summary, list);
   let shown = "";
   async function load() {
-    const seats = turnSeats(TURN_GAMES_ASKED);
+    const seats = heldSeats(SEATS_ASKED);
     if (!seats.length && !signedIn()) return;
     let games;
     try {
-      ({ games } = await api.turnGames(seats));
+      ({ games } = await api.yourGames(seats));
     } catch {
       return;
     }
     const now = Date.now() / 1000;
-    const items = games.map((game) => turnGame(game, now));
+    const items = games.map((game) => yourGame(game, now));
     const drawn = items.map((item) => item.textContent).join("\n");
     if (drawn !== shown) {
       shown = drawn;
       render(list, items);
     }
     const yours = games.filter((game) => game.your_move).length;
-    const said = yours ? `${yours} ${yours === 1 ? "game waits" : "games wait"} for your move.` : "No game waits for you now.";
+    const on = games.filter((game) => game.mode === "live" && game.status === "playing").length;
+    const live = on ? `${on === 1 ? "A live game is" : `${on} live games are`} going on: open it to play. ` : "";
+    const said = `${live}${yours ? `${yours} ${yours === 1 ? "game waits" : "games wait"} for your move.` : "No game waits for you now."}`;
     if (summary.textContent !== said) summary.textContent = said;
     panel.hidden = games.length === 0;
   }
   load();
-  const poll = setInterval(load, TURN_GAMES_EVERY_MS);
+  const poll = setInterval(load, YOUR_GAMES_EVERY_MS);
   // A player coming back to the tab after hours sees where their games stand now.
   const back = () => document.visibilityState === "visible" && load();
   document.addEventListener("visibilitychange", back);
@@ -321,7 +335,7 @@ export function lobbyPage(main, { navigate }) {
         h(
           "div",
           { class: "lobby-main" },
-          turnGamesPanel(),
+          yourGamesPanel(),
           playNowPanel({ navigate }),
           h(
             "form",

@@ -1,6 +1,6 @@
 // What this browser remembers: the seat tokens it holds (so a reload or a dropped connection
-// gets the same seat back, and the lobby lists the turn-based games it sits in), the player's
-// name and a guest player id for the leaderboard.
+// gets the same seat back, and the lobby lists the games it sits in), the player's name and a
+// guest player id for the leaderboard.
 
 const PREFIX = "cash-stash:";
 
@@ -33,13 +33,13 @@ export function markTurnSeat(code) {
   if (seat && !seat.turn) rememberSeat(code, { ...seat, turn: true });
 }
 
-/** The seats this browser holds at turn-based tables, the `most` last taken, as the server
- * asks for them (POST /api/turn-games). */
-export function turnSeats(most) {
-  return Object.entries(read("seats", {}))
-    .filter(([, seat]) => seat && seat.turn && typeof seat.token === "string")
-    .slice(-most)
-    .map(([code, seat]) => ({ code, token: seat.token }));
+/** The seats this browser holds, as the server asks for them (POST /api/your-games): the
+ * `turn` last taken at turn-based tables and the `live` last taken at live ones (a live table
+ * outlives its game by minutes, so only the last few can still be in play). */
+export function heldSeats({ turn, live }) {
+  const held = Object.entries(read("seats", {})).filter(([, seat]) => seat && typeof seat.token === "string");
+  const asked = (seats) => seats.map(([code, seat]) => ({ code, token: seat.token }));
+  return [...asked(held.filter(([, seat]) => seat.turn).slice(-turn)), ...asked(held.filter(([, seat]) => !seat.turn).slice(-live))];
 }
 
 export function forgetSeat(code) {

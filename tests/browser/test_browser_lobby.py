@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.harness import OpenPage, Server, screenshot
+from tests.browser.test_browser_a11y import violations
 
 SIZES = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1280, "height": 800}}
 TABLE = re.compile(r"/room/[0-9A-Z]+$")
@@ -64,15 +65,18 @@ def test_play_now_meets_a_player_and_the_lobby_shows_the_game(
     expect(watcher.locator(".felt")).to_be_visible()
 
 
-def test_a_lone_player_fills_with_ai_now_and_the_choice_is_remembered(
+def test_a_lone_player_fills_with_ai_now_and_the_lobby_leads_back_to_the_table(
     open_page: OpenPage, server: Server
 ) -> None:
+    """The choice is remembered, and the live game left for the lobby is listed first under
+    "Your games" ("Live now") until it ends: its link takes the seat back."""
     cy = open_page(**SIZES["phone"])
     _play_now(cy, server, "Cy", seats=3, rules="simple")
     expect(cy.get_by_role("heading", name="Finding your table…")).to_be_visible()
     cy.get_by_role("button", name="Fill with AI now").click()
     expect(cy).to_have_url(TABLE)
     expect(cy.locator(".felt")).to_be_visible()
+    table = cy.url
     cy.goto(server.url)
     expect(cy.get_by_label("Table")).to_have_value("3")
     expect(cy.get_by_label("Rules")).to_have_value("simple")
@@ -80,6 +84,22 @@ def test_a_lone_player_fills_with_ai_now_and_the_choice_is_remembered(
     expect(cy.get_by_label("Draft", exact=True)).to_be_visible()
     cy.get_by_label("Table").select_option("4")
     expect(cy.get_by_label("Draft", exact=True)).to_be_hidden()
+
+    games = cy.get_by_role("region", name="Your games")
+    expect(games).to_be_visible()
+    expect(games).to_contain_text("A live game is going on: open it to play.")
+    entry = games.get_by_test_id("your-game")
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text(re.compile(r"^Play now.*Live now · (Your move|Waiting for)"))
+    expect(entry).to_contain_text(re.compile(r"with \w+ Bot, \w+ Bot 2$"))
+    games.scroll_into_view_if_needed()
+    screenshot(cy, "lobby-live-game-to-go-back-to-phone", as_seen=True)
+    problems = violations(cy, "lobby with a live game to go back to")
+    assert problems == [], "\n".join(problems)
+    entry.get_by_role("link").click()
+    expect(cy).to_have_url(table)
+    expect(cy.locator(".player.you .player-name")).to_contain_text("Cy")
+    expect(cy.locator(".hand-card").first).to_be_visible()
 
 
 HOLD_QUEUE_SOCKET = (Path(__file__).parent / "hold_queue_socket.js").read_text()

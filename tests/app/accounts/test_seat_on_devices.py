@@ -109,7 +109,7 @@ async def test_a_device_of_a_guest_that_joined_the_account_later_gets_the_seat_t
         assert opened.status_code == 200, opened.text
         # The phone's token lists the game among its turn-based games.
         asked = await phone.post(
-            "/api/turn-games",
+            "/api/your-games",
             json={"seats": [{"code": created["code"], "token": opened.json()["token"]}]},
             headers=same_site(),
         )
@@ -174,7 +174,7 @@ async def test_a_signed_in_browser_is_told_its_accounts_turn_based_games_from_ot
 
     async def listed(client: httpx.AsyncClient, *tokens: str) -> list[tuple[str, int]]:
         seats = [{"code": turn["code"], "token": token} for token in tokens]
-        answer = await client.post("/api/turn-games", json={"seats": seats}, headers=same_site())
+        answer = await client.post("/api/your-games", json={"seats": seats}, headers=same_site())
         assert answer.status_code == 200, answer.text
         return [(game["code"], game["seat"]) for game in answer.json()["games"]]
 

@@ -1,8 +1,9 @@
-"""``POST /api/turn-games``: the turn-based games a browser's seat tokens open, and nothing
-about a room its token does not open."""
+"""``POST /api/your-games``: the games a browser's seat tokens open (turn-based tables, and
+live ones until their game ends), and nothing about a room its token does not open."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -10,10 +11,17 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.routes.turns import MOST_SEATS_ASKED
+from app.api.routes.your_games import MOST_SEATS_ASKED
 from app.main import create_app
-from tests.app.conftest import base_settings
-from tests.app.live import ListRecorder, bearer
+from tests.app.conftest import MakeSettings, base_settings
+from tests.app.live import (
+    ListRecorder,
+    bearer,
+    connect_client,
+    create_room,
+    live_server,
+    play_out,
+)
 
 DAY = 86_400
 
@@ -38,7 +46,7 @@ def table(client: TestClient, host: str, guest: str, **options: Any) -> dict[str
 
 def asked(client: TestClient, *seats: tuple[str, str]) -> list[dict[str, Any]]:
     response = client.post(
-        "/api/turn-games", json={"seats": [{"code": c, "token": t} for c, t in seats]}
+        "/api/your-games", json={"seats": [{"code": c, "token": t} for c, t in seats]}
     )
     assert response.status_code == 200, response.text
     games: list[dict[str, Any]] = response.json()["games"]
@@ -53,6 +61,7 @@ def test_a_seat_of_a_turn_based_game_is_told_whose_move_it_is_and_until_when(
     (ann,) = asked(client, (room["code"], room["Ann"]))
     (bea,) = asked(client, (room["code"], room["Bea"]))
     assert ann["code"] == room["code"] and ann["room_name"] == "Slow table"
+    assert ann["mode"] == bea["mode"] == "turn"
     assert (ann["seat"], bea["seat"]) == (0, 1)
     assert ann["players"] == bea["players"] == ["Ann", "Bea"]
     assert ann["status"] == "playing" and ann["move_seconds"] == DAY
@@ -86,21 +95,61 @@ def test_a_table_without_a_time_limit_has_no_deadline(client: TestClient) -> Non
     assert ann["move_seconds"] is None and ann["deadline"] is None
 
 
-def test_a_token_that_opens_nothing_and_a_live_table_are_left_out(client: TestClient) -> None:
+def test_a_token_that_opens_nothing_is_left_out(client: TestClient) -> None:
     turn = table(client, "Ann", "Bea", mode="turn")
     live = table(client, "Cy", "Dee")
     waiting = client.post("/api/rooms", json={"name": "Eve", "mode": "turn"}).json()
     for unopened in [
         (turn["code"], live["Cy"]),  # a token of another room
         (turn["code"], "x" * 22),
-        (live["code"], live["Cy"]),  # a live table
         ("ZZZZZZZZ", turn["Ann"]),  # no such room
     ]:
         assert asked(client, unopened) == []
-    (eve,) = asked(client, (live["code"], live["Dee"]), (waiting["code"], waiting["token"]))
+    (eve,) = asked(client, (waiting["code"], waiting["token"]))
     assert eve["code"] == waiting["code"] and eve["status"] == "waiting"
     assert eve["to_act"] == [] and eve["deadline"] is None and not eve["your_move"]
     assert eve["players"] == ["Eve", None, None, None]
+
+
+def test_a_live_table_in_play_comes_first_without_a_time_to_move(client: TestClient) -> None:
+    turn = table(client, "Ann", "Bea", mode="turn")
+    (probe,) = asked(client, (turn["code"], turn["Ann"]))
+    mover = "Ann" if probe["your_move"] else "Bea"
+    live = table(client, "Cy", "Dee", turn_seconds=60)
+    lobby = client.post("/api/rooms", json={"name": "Eve"}).json()
+    games = asked(
+        client,
+        (turn["code"], turn[mover]),
+        (lobby["code"], lobby["token"]),
+        (live["code"], live["Dee"]),
+    )
+    assert [(g["code"], g["mode"], g["status"]) for g in games] == [
+        (live["code"], "live", "playing"),
+        (turn["code"], "turn", "playing"),
+        (lobby["code"], "live", "waiting"),
+    ]
+    dee = games[0]
+    assert dee["seat"] == 1 and dee["players"] == ["Cy", "Dee"]
+    assert dee["move_seconds"] is None and dee["deadline"] is not None
+    assert dee["your_move"] == (dee["to_act"] == [1])
+    assert live["Dee"] not in str(games) and live["Cy"] not in str(games)
+
+
+async def test_a_live_table_is_no_longer_listed_once_its_game_is_over(
+    make_settings: MakeSettings,
+) -> None:
+    async with live_server(make_settings()) as live, live.http() as http:
+        code, token = await create_room(http, seats=2, rules="simple")
+        await http.post(f"/api/rooms/{code}/bots", json={"level": "easy"}, headers=bearer(token))
+        ann = await connect_client(live, code, token)
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(token))
+        await ann.wait_for("state")
+        seats = {"seats": [{"code": code, "token": token}]}
+        (playing,) = (await http.post("/api/your-games", json=seats)).json()["games"]
+        assert (playing["mode"], playing["status"]) == ("live", "playing")
+        await play_out(ann, 0, random.Random(3))
+        assert (await http.post("/api/your-games", json=seats)).json()["games"] == []
+        await ann.close()
 
 
 @pytest.mark.parametrize(
@@ -119,7 +168,7 @@ def test_a_token_that_opens_nothing_and_a_live_table_are_left_out(client: TestCl
     ],
 )
 def test_a_malformed_question_is_refused(client: TestClient, body: dict[str, Any]) -> None:
-    response = client.post("/api/turn-games", json=body)
+    response = client.post("/api/your-games", json=body)
     assert response.status_code == 422, response.text
 
 
@@ -130,6 +179,6 @@ def test_no_seats_no_games(client: TestClient) -> None:
 def test_asking_counts_against_the_address_like_every_route() -> None:
     app = create_app(base_settings(request_burst=3, request_rate_per_second=0.001))
     with TestClient(app) as limited:
-        answers = [limited.post("/api/turn-games", json={"seats": []}) for _ in range(4)]
+        answers = [limited.post("/api/your-games", json={"seats": []}) for _ in range(4)]
     assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
     assert answers[-1].json()["code"] == "too_many_requests"

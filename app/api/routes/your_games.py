@@ -1,11 +1,14 @@
-"""``POST /api/turn-games``: the turn-based games a browser sits in, from the seats it holds.
+"""``POST /api/your-games``: the games a browser sits in, from the seats it holds: its
+turn-based games, and its live tables until their game ends.
 
 A browser keeps a token per seat it took (no account needed), so it names its seats and the
-server answers for each one whose token opens a turn-based room. A token that opens nothing
-there is left out of the answer, with nothing said about the room: the answer tells a caller
-only what its own seats already let it see. A browser signed in to an account is also told
-the account's games its guests sit in on other devices. Like every route, it is rate-limited
-per client address (``app/api/request_rate.py``)."""
+server answers for each one whose token opens a room that is a turn-based table, or a live
+table waiting for its start or in play (a player who left the page finds the way back to it).
+A token that opens nothing there is left out of the answer, with nothing said about the room:
+the answer tells a caller only what its own seats already let it see. A browser signed in to
+an account is also told the account's turn-based games its guests sit in on other devices (a
+live table is in no database while it is played). Like every route, it is rate-limited per
+client address (``app/api/request_rate.py``)."""
 
 from __future__ import annotations
 
@@ -23,19 +26,20 @@ from app.api.deps import ServiceDep
 from app.api.schemas import STRICT
 from app.db.session import SessionDep
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH, hash_token
-from app.rooms.model import MoveSeconds, Room, RoomStatus
+from app.rooms.model import MoveSeconds, Room, RoomMode, RoomStatus
 from app.rooms.service import RoomService
 from app.turns.archive import DATABASE_ERRORS
 
-router = APIRouter(prefix="/api/turn-games", tags=["turn-based games"])
+router = APIRouter(prefix="/api/your-games", tags=["your games"])
 logger = logging.getLogger(__name__)
 
 MOST_ACCOUNT_GAMES = 24
 """A signed-in account's games listed beyond the seats a browser names: a player sits in at
 most 20 turn-based games in play (``CASH_STASH_TURN_GAMES_PER_PLAYER``'s default)."""
-MOST_SEATS_ASKED = 24
+MOST_SEATS_ASKED = 32
 """Seats one request may name: a player sits in at most 20 turn-based games, and a browser
-may still hold a few seats of games that ended."""
+may still hold a few seats of games that ended; and its last few live tables (the lobby
+names its 24 last turn-based seats and its 8 last live ones)."""
 
 RoomCodeText = Annotated[
     str, Field(min_length=CODE_LENGTH, max_length=CODE_LENGTH, pattern=f"^[{CODE_ALPHABET}]+$")
@@ -51,16 +55,18 @@ class HeldSeat(BaseModel):
     token: SeatToken
 
 
-class TurnGamesAsked(BaseModel):
+class YourGamesAsked(BaseModel):
     model_config = STRICT
     seats: Annotated[list[HeldSeat], Field(max_length=MOST_SEATS_ASKED)]
 
 
-class TurnGame(BaseModel):
-    """One turn-based game from the side of the seat that asked."""
+class YourGame(BaseModel):
+    """One game from the side of the seat that asked."""
 
     code: str
     room_name: str
+    mode: RoomMode
+    """``live`` (listed until its game ends) or ``turn``."""
     seat: int
     """The seat the token opens."""
     your_move: bool
@@ -71,40 +77,41 @@ class TurnGame(BaseModel):
     """Unix time when the clock plays for the seats in ``to_act``; null when the table has
     no time limit or nobody must act."""
     move_seconds: MoveSeconds | None
-    """The table's time to move; null for no limit."""
+    """A turn-based table's time to move; null for no limit, and at a live table."""
     status: RoomStatus
     players: list[str | None]
     """The name in each seat; null for an open seat."""
 
 
-class TurnGames(BaseModel):
-    games: list[TurnGame]
-    """Those waiting for the asker first, the nearest deadline first among them."""
+class YourGames(BaseModel):
+    games: list[YourGame]
+    """Live games in play first, then those waiting for the asker, the nearest deadline first
+    among them."""
 
 
 @router.post("")
-async def turn_games(
-    asked: TurnGamesAsked, service: ServiceDep, signed: MaybeSignedIn, session: SessionDep
-) -> TurnGames:
+async def your_games(
+    asked: YourGamesAsked, service: ServiceDep, signed: MaybeSignedIn, session: SessionDep
+) -> YourGames:
     held = {seat.code: seat.token for seat in asked.seats}
     rooms = await asyncio.gather(*(service.peek(code) for code in held))
     games = [
         game
         for room in rooms
         if room is not None
-        and (game := _turn_game(room, room.seat_of(hash_token(held[room.code])))) is not None
+        and (game := _your_game(room, room.seat_of(hash_token(held[room.code])))) is not None
     ]
     if signed is not None:
         games += await _accounts_games(
             service, session, signed, shown={game.code for game in games}
         )
     games.sort(key=_waiting_first)
-    return TurnGames(games=games)
+    return YourGames(games=games)
 
 
 async def _accounts_games(
     service: RoomService, session: AsyncSession, signed: SignedIn, *, shown: set[str]
-) -> list[TurnGame]:
+) -> list[YourGame]:
     """The signed-in account's turn-based games in play that the browser named no seat of:
     those its guests took on other devices (the page opens one through
     ``POST /api/rooms/{code}/device``). Each seat is checked against the room as it is now."""
@@ -123,35 +130,39 @@ async def _accounts_games(
         seat = None if room is None or index >= len(room.seats) else room.seats[index]
         if room is None or seat is None or not players.plays(seat.player_id):
             continue
-        game = _turn_game(room, index)
+        game = _your_game(room, index)
         if game is not None:
             games.append(game)
     return games
 
 
-def _turn_game(room: Room, seat: int | None) -> TurnGame | None:
-    """``room`` as ``seat`` sees it, or None: not a turn-based room, or no seat."""
-    if seat is None or room.options.mode != "turn":
+def _your_game(room: Room, seat: int | None) -> YourGame | None:
+    """``room`` as ``seat`` sees it, or None: no seat, or a live table whose game is over."""
+    mode = room.options.mode
+    if seat is None or (mode == "live" and room.status == "finished"):
         return None
     game = room.game if room.status == "playing" else None
     to_act = list(game.to_act) if game is not None else []
-    return TurnGame(
+    return YourGame(
         code=room.code,
         room_name=room.options.room_name,
+        mode=mode,
         seat=seat,
         your_move=seat in to_act,
         to_act=to_act,
         deadline=game.deadline if game is not None else None,
-        move_seconds=room.options.move_seconds,
+        move_seconds=room.options.move_seconds if mode == "turn" else None,
         status=room.status,
         players=[None if taken is None else taken.name for taken in room.seats],
     )
 
 
-def _waiting_first(game: TurnGame) -> tuple[bool, bool, float]:
-    """Your move first, then games in play, then the rest; the nearest deadline first."""
+def _waiting_first(game: YourGame) -> tuple[bool, bool, bool, float]:
+    """Live games in play first (they go on now), then your move, then games in play, then
+    the rest; the nearest deadline first."""
     never = float("inf")
     return (
+        not (game.mode == "live" and game.status == "playing"),
         not game.your_move,
         game.status != "playing",
         never if game.deadline is None else game.deadline,
