@@ -184,10 +184,12 @@ function yourGamesPanel() {
       shown = drawn;
       render(list, items);
     }
-    const yours = games.filter((game) => game.your_move).length;
-    const on = games.filter((game) => game.mode === "live" && game.status === "playing").length;
-    const live = on ? `${on === 1 ? "A live game is" : `${on} live games are`} going on: open it to play. ` : "";
-    const said = `${live}${yours ? `${yours} ${yours === 1 ? "game waits" : "games wait"} for your move.` : "No game waits for you now."}`;
+    // A live game going on is said first, and not counted again among those waiting for you.
+    const on = games.filter((game) => game.mode === "live" && game.status === "playing");
+    const yours = games.filter((game) => game.your_move && !on.includes(game)).length;
+    const waiting = yours ? `${yours} ${yours === 1 ? "game waits" : "games wait"} for your move.` : "";
+    const live = on.length === 1 ? "A live game is going on: open it to play." : `${on.length} live games are going on.`;
+    const said = [on.length ? live : "", waiting || (on.length ? "" : "No game waits for you now.")].filter(Boolean).join(" ");
     if (summary.textContent !== said) summary.textContent = said;
     panel.hidden = games.length === 0;
   }
