@@ -1,14 +1,15 @@
-"""``POST /api/your-games``: the games a browser sits in, from the seats it holds: its
-turn-based games, and its live tables until their game ends.
+"""The games a browser sits in, from the seats it holds. ``POST /api/your-games``: its
+turn-based games, and its live tables until their game ends (the lobby's "Your games"); ``POST
+/api/turn-games``: its turn-based games only, as it has always answered.
 
 A browser keeps a token per seat it took (no account needed), so it names its seats and the
-server answers for each one whose token opens a room that is a turn-based table, or a live
-table waiting for its start or in play (a player who left the page finds the way back to it).
-A token that opens nothing there is left out of the answer, with nothing said about the room:
-the answer tells a caller only what its own seats already let it see. A browser signed in to
-an account is also told the account's turn-based games its guests sit in on other devices (a
-live table is in no database while it is played). Like every route, it is rate-limited per
-client address (``app/api/request_rate.py``)."""
+server answers for each one whose token opens a room that is a turn-based table, or (asked for
+your games) a live table waiting for its start or in play: a player who left the page finds
+the way back to it. A token that opens nothing there is left out of the answer, with nothing
+said about the room: the answer tells a caller only what its own seats already let it see. A
+browser signed in to an account is also told the account's turn-based games its guests sit in
+on other devices (a live table is in no database while it is played). Like every route, both
+are rate-limited per client address (``app/api/request_rate.py``)."""
 
 from __future__ import annotations
 
@@ -30,16 +31,18 @@ from app.rooms.model import MoveSeconds, Room, RoomMode, RoomStatus
 from app.rooms.service import RoomService
 from app.turns.archive import DATABASE_ERRORS
 
-router = APIRouter(prefix="/api/your-games", tags=["your games"])
+router = APIRouter(tags=["your games"])
 logger = logging.getLogger(__name__)
 
 MOST_ACCOUNT_GAMES = 24
 """A signed-in account's games listed beyond the seats a browser names: a player sits in at
 most 20 turn-based games in play (``CASH_STASH_TURN_GAMES_PER_PLAYER``'s default)."""
-MOST_SEATS_ASKED = 32
-"""Seats one request may name: a player sits in at most 20 turn-based games, and a browser
-may still hold a few seats of games that ended; and its last few live tables (the lobby
-names its 24 last turn-based seats and its 8 last live ones)."""
+MOST_TURN_SEATS_ASKED = 24
+"""Seats one request for turn-based games may name: a player sits in at most 20 turn-based
+games, and a browser may still hold a few seats of games that ended."""
+MOST_SEATS_ASKED = MOST_TURN_SEATS_ASKED + 8
+"""Seats one request for your games may name: the turn-based ones and the last few live
+tables (the lobby names its 24 last turn-based seats and its 8 last live ones)."""
 
 RoomCodeText = Annotated[
     str, Field(min_length=CODE_LENGTH, max_length=CODE_LENGTH, pattern=f"^[{CODE_ALPHABET}]+$")
@@ -55,18 +58,21 @@ class HeldSeat(BaseModel):
     token: SeatToken
 
 
+class TurnGamesAsked(BaseModel):
+    model_config = STRICT
+    seats: Annotated[list[HeldSeat], Field(max_length=MOST_TURN_SEATS_ASKED)]
+
+
 class YourGamesAsked(BaseModel):
     model_config = STRICT
     seats: Annotated[list[HeldSeat], Field(max_length=MOST_SEATS_ASKED)]
 
 
-class YourGame(BaseModel):
+class TurnGame(BaseModel):
     """One game from the side of the seat that asked."""
 
     code: str
     room_name: str
-    mode: RoomMode
-    """``live`` (listed until its game ends) or ``turn``."""
     seat: int
     """The seat the token opens."""
     your_move: bool
@@ -83,30 +89,62 @@ class YourGame(BaseModel):
     """The name in each seat; null for an open seat."""
 
 
+class YourGame(TurnGame):
+    mode: RoomMode
+    """``live`` (listed until its game ends) or ``turn``."""
+
+
+class TurnGames(BaseModel):
+    games: list[TurnGame]
+    """Those waiting for the asker first, the nearest deadline first among them."""
+
+
 class YourGames(BaseModel):
     games: list[YourGame]
     """Live games in play first, then those waiting for the asker, the nearest deadline first
     among them."""
 
 
-@router.post("")
+@router.post("/api/your-games")
 async def your_games(
     asked: YourGamesAsked, service: ServiceDep, signed: MaybeSignedIn, session: SessionDep
 ) -> YourGames:
-    held = {seat.code: seat.token for seat in asked.seats}
+    games = await _listed(asked.seats, service, signed, session, live=True)
+    return YourGames(games=games)
+
+
+@router.post("/api/turn-games")
+async def turn_games(
+    asked: TurnGamesAsked, service: ServiceDep, signed: MaybeSignedIn, session: SessionDep
+) -> TurnGames:
+    games = await _listed(asked.seats, service, signed, session, live=False)
+    return TurnGames(games=[TurnGame(**game.model_dump(exclude={"mode"})) for game in games])
+
+
+async def _listed(
+    seats: list[HeldSeat],
+    service: RoomService,
+    signed: SignedIn | None,
+    session: AsyncSession,
+    *,
+    live: bool,
+) -> list[YourGame]:
+    """The games the seats open (``live``: live tables too), then the account's, in order."""
+    held = {seat.code: seat.token for seat in seats}
     rooms = await asyncio.gather(*(service.peek(code) for code in held))
     games = [
         game
         for room in rooms
         if room is not None
-        and (game := _your_game(room, room.seat_of(hash_token(held[room.code])))) is not None
+        and (game := _your_game(room, room.seat_of(hash_token(held[room.code])), live=live))
+        is not None
     ]
     if signed is not None:
         games += await _accounts_games(
             service, session, signed, shown={game.code for game in games}
         )
     games.sort(key=_waiting_first)
-    return YourGames(games=games)
+    return games
 
 
 async def _accounts_games(
@@ -130,16 +168,17 @@ async def _accounts_games(
         seat = None if room is None or index >= len(room.seats) else room.seats[index]
         if room is None or seat is None or not players.plays(seat.player_id):
             continue
-        game = _your_game(room, index)
+        game = _your_game(room, index, live=False)
         if game is not None:
             games.append(game)
     return games
 
 
-def _your_game(room: Room, seat: int | None) -> YourGame | None:
-    """``room`` as ``seat`` sees it, or None: no seat, or a live table whose game is over."""
+def _your_game(room: Room, seat: int | None, *, live: bool) -> YourGame | None:
+    """``room`` as ``seat`` sees it, or None: no seat, or a live table (``live``: a live
+    table whose game is over)."""
     mode = room.options.mode
-    if seat is None or (mode == "live" and room.status == "finished"):
+    if seat is None or (mode == "live" and (not live or room.status == "finished")):
         return None
     game = room.game if room.status == "playing" else None
     to_act = list(game.to_act) if game is not None else []

@@ -173,10 +173,18 @@ async def test_a_signed_in_browser_is_told_its_accounts_turn_based_games_from_ot
     await a_game_of(accounts_api.client, guest)  # a live table: not a turn-based game
 
     async def listed(client: httpx.AsyncClient, *tokens: str) -> list[tuple[str, int]]:
+        """What "Your games" lists, the same as the turn-based games alone (no live game is
+        among them here)."""
         seats = [{"code": turn["code"], "token": token} for token in tokens]
-        answer = await client.post("/api/your-games", json={"seats": seats}, headers=same_site())
-        assert answer.status_code == 200, answer.text
-        return [(game["code"], game["seat"]) for game in answer.json()["games"]]
+        answers = [
+            await client.post(route, json={"seats": seats}, headers=same_site())
+            for route in ("/api/your-games", "/api/turn-games")
+        ]
+        for answer in answers:
+            assert answer.status_code == 200, answer.text
+        yours, turns = ([(g["code"], g["seat"]) for g in a.json()["games"]] for a in answers)
+        assert yours == turns
+        return yours
 
     async with (
         accounts_api.device(cookies=account.cookies) as phone,
