@@ -14,12 +14,14 @@ alone)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.harness import (
     MOST_TURNS,
+    WAIT_MS,
     OpenPage,
     Server,
     add_ai_players,
@@ -222,6 +224,19 @@ def play_at(page: Page, place: str, *, touch: bool = False) -> None:
     wait_for_next_state(page, version)
 
 
+def same_version(*pages: Page) -> str:
+    """The version every page's table shows, once they all show the same one: a page whose
+    state is still on its way shows the move before, and a state that reaches it after its
+    move menu is open draws the menu anew (closed, with the new moves)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        versions = {table_version(page) for page in pages}
+        if len(versions) == 1:
+            return versions.pop()
+        assert time.monotonic() < deadline, f"the tables show versions {sorted(versions)}"
+        pages[0].wait_for_timeout(50)
+
+
 def seat_bea_with_ann(
     ann: Page, bea: Page, server: Server, *, seats: int, room_name: str, host: str = "Ann"
 ) -> None:
@@ -297,7 +312,7 @@ def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     for _ in range(MOST_TURNS):
         if over.is_visible():
             break
-        version = table_version(ann)
+        version = same_version(ann, bea)
         to_act = ann.locator(".felt .player.to-act")
         seats = to_act.evaluate_all("els => els.map(el => el.dataset.seat)")
         mover = {"0": ann, "1": bea}.get(seats[0]) if seats else None
