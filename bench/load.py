@@ -70,7 +70,7 @@ from bench.load_redis import (  # noqa: E402
     redis_step,
     room_memory,
 )
-from bench.phases.sitecustomize import COLLECTOR, PHASES  # noqa: E402
+from bench.phases.sitecustomize import COLLECTOR, COUNTED, PHASES  # noqa: E402
 from bench.servers import pin, progress, wait_for_line  # noqa: E402
 from bench.swarm import (  # noqa: E402
     LATE_MOVE,
@@ -129,6 +129,8 @@ class Step:
     phases: dict[str, float] = field(default_factory=dict)
     """``--phases``: µs of the game server's CPU per move in each phase, over its processes
     (``bench/phases/sitecustomize.py``), and under ``ALL_CPU`` all of it."""
+    calls: dict[str, float] = field(default_factory=dict)
+    """``--phases``: calls per move of each phase's function (and of each counted one)."""
 
 
 @dataclass
@@ -279,6 +281,7 @@ async def step(target: Target, rate: float, seconds: float) -> Step:
         late_sizes=stats.late_sizes[late_before:],
         late_samples=stats.late_samples[samples_before:],
         phases=per_move(phases_before, phases_after, moves),
+        calls=per_move(phases_before, phases_after, moves, calls=True),
     )
     # Let the last actions come back before the next step.
     await asyncio.sleep(1)
@@ -319,16 +322,19 @@ def _phases_written(path: Path) -> dict[str, Any] | None:
 
 
 def per_move(
-    before: list[dict[str, Any]], after: list[dict[str, Any]], moves: int
+    before: list[dict[str, Any]], after: list[dict[str, Any]], moves: int, *, calls: bool = False
 ) -> dict[str, float]:
-    """µs per move of each phase between two readings, summed over the processes."""
+    """µs per move of each phase between two readings, summed over the processes (``calls``:
+    calls per move instead, and no ``ALL_CPU``)."""
     phases: dict[str, float] = {}
+    which, scale = (1, 1.0) if calls else (0, 1000.0)
     for old, new in zip(before, after, strict=True):
-        for label, (nanoseconds, _) in new["phases"].items():
-            spent = nanoseconds - old["phases"].get(label, [0, 0])[0]
-            phases[label] = phases.get(label, 0.0) + spent / 1000 / max(moves, 1)
-        spent = new["cpu_ns"] - old["cpu_ns"]
-        phases[ALL_CPU] = phases.get(ALL_CPU, 0.0) + spent / 1000 / max(moves, 1)
+        for label, totals in new["phases"].items():
+            spent = totals[which] - old["phases"].get(label, [0, 0])[which]
+            phases[label] = phases.get(label, 0.0) + spent / scale / max(moves, 1)
+        if not calls:
+            spent = new["cpu_ns"] - old["cpu_ns"]
+            phases[ALL_CPU] = phases.get(ALL_CPU, 0.0) + spent / scale / max(moves, 1)
     return phases
 
 
@@ -727,24 +733,32 @@ def report_game(game: Target) -> None:
 
 
 def report_phases(game: Target) -> None:
-    """``--phases``: where the game server's CPU per move went, by phase (medians over the
-    steps); an indented phase runs inside the one above it."""
-    print("\n  where a move's CPU went, timed in the server (µs per move, medians over the steps):")
+    """``--phases``: where the game server's CPU per move went, by phase, and how many times a
+    move each phase's function was called (medians over the steps); an indented phase runs
+    inside the one above it. Then the calls a move of the functions only counted."""
+    print("\n  where a move's CPU went, timed in the server (µs and calls per move, medians):")
     rates = by_rate(game)
-    print("  " + " " * 40 + "".join(f"{rate:>9.0f}/s" for rate in rates))
+    print("  " + " " * 40 + "".join(f"{rate:>9.0f}/s  calls" for rate in rates))
     labels = [label for label, _ in PHASES] + [COLLECTOR]
     rows = [(label, label) for label in labels]
     for label, shown in [*rows, ("the rest (event loop, tasks, ...)", None), (ALL_CPU, ALL_CPU)]:
-        values = []
+        cells = []
         for steps in rates.values():
             if shown is None:  # what no top-level phase holds
                 top = [name for name in labels if not name.startswith(" ")]
-                values.append(
-                    median(s.phases[ALL_CPU] - sum(s.phases[n] for n in top) for s in steps)
-                )
+                value = median(s.phases[ALL_CPU] - sum(s.phases[n] for n in top) for s in steps)
+                cells.append(f"{value:11.1f}       ")
             else:
-                values.append(median(s.phases.get(shown, 0.0) for s in steps))
-        print(f"  {label:40s}" + "".join(f"{value:11.1f}" for value in values))
+                value = median(s.phases.get(shown, 0.0) for s in steps)
+                calls = median(s.calls.get(shown, 0.0) for s in steps)
+                shown_calls = "" if shown == ALL_CPU else f"{calls:7.2f}"
+                cells.append(f"{value:11.1f}{shown_calls:>7s}")
+        print(f"  {label:40s}" + "".join(cells))
+    print("  counted only (calls per move):")
+    for label, _ in COUNTED:
+        calls = [median(s.calls.get(label, 0.0) for s in steps) for steps in rates.values()]
+        cells = [f"{each:18.2f}" for each in calls]
+        print(f"  {label:40s}" + "".join(cells))
 
 
 def by_rate(target: Target) -> dict[float, list[Step]]:
