@@ -34,6 +34,12 @@ export function isMine(view) {
   return view.seat !== null && view.seat !== undefined && view.to_act.includes(view.seat);
 }
 
+/** Whether two states offer the same moves (`legal`, as the server lists them). */
+export function sameMoves(legal, other) {
+  if (legal.length !== other.length) return false;
+  return legal.every((action, index) => JSON.stringify(action) === JSON.stringify(other[index]));
+}
+
 export function playerName(view, seat) {
   if (seat === view.seat) return "you";
   return view.players[seat]?.name ?? `Seat ${seat + 1}`;

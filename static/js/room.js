@@ -10,7 +10,7 @@ import { h, onLeave, render, replaceKeepingFocus } from "./dom.js";
 import { gameOver, notePracticeState } from "./gameover.js";
 import { createMotion } from "./motion.js";
 import { createDrag } from "./drag.js";
-import { isMine } from "./moves.js";
+import { isMine, sameMoves } from "./moves.js";
 import { chooser } from "./movemenu.js";
 import { litPlaces, naturalOrder, whyNot } from "./places.js";
 import { endTurnShortcut, placeFocus, revealGameOver } from "./room/focus.js";
@@ -115,8 +115,9 @@ export function roomPage(main, code, { navigate }) {
       if (ui.hint && message.version > ui.hint.version) ui.hint = null;
       const hand = new Set(message.view.hand.map((c) => c.id));
       ui.selected = new Set([...ui.selected].filter((id) => hand.has(id)));
-      // Opened lists, the move menu and a chooser belong to the state they were opened in.
-      if (!before || message.version !== before.version) {
+      // Opened lists, the move menu and a chooser belong to the moves they were opened among:
+      // a state that leaves this seat's moves as they were (someone away or back) keeps them.
+      if (!before || (message.version !== before.version && !sameMoves(before.legal, message.legal))) {
         ui.expanded.clear();
         ui.menuOpen = false;
         ui.chooser = null;

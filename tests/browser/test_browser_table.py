@@ -249,6 +249,40 @@ def seat_bea_with_ann(
     expect(ann.locator(".seat-row", has_text="Bea")).to_be_visible()
 
 
+def test_the_move_menu_stays_open_while_the_moves_it_lists_stay_the_same(
+    open_page: OpenPage, server: Server
+) -> None:
+    """The seat to move opens its move menu; its rival leaves the table, and the state that
+    says so (a new version) leaves the mover's moves as they were: the menu stays open. The
+    state after a move from it, with other moves, closes it."""
+    ann = open_page(motion=False)
+    bea = open_page(motion=False)
+    seat_bea_with_ann(ann, bea, server, seats=2, room_name="")
+    ann.get_by_role("button", name="Start the game").click()
+    for page in (ann, bea):
+        expect(page.get_by_test_id("turn-status")).to_be_visible()
+    same_version(ann, bea)
+    yours = re.compile(r"^Your")
+    ann_moves = ann.locator(".turn-status", has_text=yours).is_visible()
+    mover, rival = (ann, bea) if ann_moves else (bea, ann)
+    expect(mover.locator(".turn-status", has_text=yours)).to_be_visible()
+
+    menu = mover.locator(".move-menu:popover-open")
+    mover.get_by_test_id("all-moves").click()
+    expect(menu).to_have_count(1)
+    version = table_version(mover)
+    rival.close()
+    wait_for_next_state(mover, version)
+    expect(mover.locator(".badge.away")).to_be_visible()
+    expect(menu).to_have_count(1)
+    expect(menu.locator("button.option").first).to_be_visible()
+
+    version = table_version(mover)
+    take_listed_move(mover)
+    wait_for_next_state(mover, version)
+    expect(menu).to_have_count(0)
+
+
 @pytest.mark.parametrize("laptop", ["laptop", "short laptop"])
 def test_a_duel_of_nine_plays_fits_a_laptop_and_a_phone(
     open_page: OpenPage, server: Server, laptop: str
