@@ -163,6 +163,19 @@ function yourGame(game, now) {
  * its account sits in from other devices (the table opens there through the account); live
  * games in play first, then those waiting for it (the server orders them); hidden while there
  * are none. */
+/** The line above "Your games": the live games going on first, then the games waiting for
+ * your move (a live one among them not counted twice). */
+function yourGamesLine(games) {
+  const live = games.filter((game) => game.mode === "live" && game.status === "playing");
+  const waiting = games.filter((game) => game.your_move && !live.includes(game)).length;
+  const parts = [];
+  if (live.length === 1) parts.push("A live game is going on: open it to play.");
+  else if (live.length > 1) parts.push(`${live.length} live games are going on.`);
+  if (waiting === 1) parts.push("1 game waits for your move.");
+  else if (waiting > 1) parts.push(`${waiting} games wait for your move.`);
+  return parts.length ? parts.join(" ") : "No game waits for you now.";
+}
+
 function yourGamesPanel() {
   const summary = h("p", { class: "hint", "aria-live": "polite" });
   const list = h("ul", { class: "cards-list" });
@@ -184,12 +197,7 @@ function yourGamesPanel() {
       shown = drawn;
       render(list, items);
     }
-    // A live game going on is said first, and not counted again among those waiting for you.
-    const on = games.filter((game) => game.mode === "live" && game.status === "playing");
-    const yours = games.filter((game) => game.your_move && !on.includes(game)).length;
-    const waiting = yours ? `${yours} ${yours === 1 ? "game waits" : "games wait"} for your move.` : "";
-    const live = on.length === 1 ? "A live game is going on: open it to play." : `${on.length} live games are going on.`;
-    const said = [on.length ? live : "", waiting || (on.length ? "" : "No game waits for you now.")].filter(Boolean).join(" ");
+    const said = yourGamesLine(games);
     if (summary.textContent !== said) summary.textContent = said;
     panel.hidden = games.length === 0;
   }
