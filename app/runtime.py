@@ -100,6 +100,7 @@ async def running(
     reviews = ReviewJobs(settings)
     tasks = [
         asyncio.create_task(hub.run()),
+        asyncio.create_task(hub.presence.keep_serving()),
         asyncio.create_task(scheduler.run(hub)),
         asyncio.create_task(index.run()),
     ]
@@ -122,6 +123,7 @@ async def running(
         )
     finally:
         await hub.settle_departures(seconds=_STOP_SECONDS)
+        await hub.presence.stop(seconds=_STOP_SECONDS)
         await scheduler.stop(seconds=_STOP_SECONDS)
         for task in tasks:
             task.cancel()

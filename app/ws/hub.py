@@ -22,6 +22,7 @@ from app.store.base import STORE_ERRORS
 from app.transport.deflate import SharedCompression
 from app.transport.websocket import Text
 from app.ws.limits import AddressBudget, ConnectionCaps, WholeStates
+from app.ws.seat_presence import SeatPresence
 from app.ws.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -99,6 +100,9 @@ class Hub:
         self._presence_at: dict[tuple[str, str], float] = {}
         """(Code, token hash) → when (monotonic) this process last committed the seat's
         presence: the next departure waits ``presence_seconds`` from then."""
+        self.presence = SeatPresence(service.store)
+        """This process's marks on the seats whose devices it serves: a departure here is not
+        committed while another process serves a device of the seat."""
         settings = service.settings
         self.caps = ConnectionCaps(
             per_address=settings.ws_connections_per_address,
@@ -256,6 +260,7 @@ class Hub:
         """Record that a person is connected (a commit only if the room says they are not:
         a departure still waiting here is simply not committed, ``depart``)."""
         self._presence_at[(code, token_hash)] = time.monotonic()
+        await self.presence.arrived(code, token_hash)
         self.committed(await self._service.set_presence(code, token_hash, connected=True))
 
     def depart(self, code: str, token_hash: str, *, seat: int | None) -> None:
@@ -307,6 +312,8 @@ class Hub:
             since = time.monotonic() - self._service.settings.presence_seconds
             self._presence_at = {k: at for k, at in self._presence_at.items() if at > since}
         try:
+            if await self.presence.served_elsewhere(code, token_hash):
+                return True  # that process commits the departure once its device leaves
             room = await self._service.set_presence(code, token_hash, connected=False)
         except RoomError:
             return True  # the seat or the room is gone: nobody to mark away

@@ -180,3 +180,36 @@ async def test_two_processes_apply_a_timeout_exactly_once(redis_target: RedisTar
         assert guest["seat"] == 1
         for watcher in watchers:
             await watcher.close()
+
+
+async def test_a_seat_with_a_device_on_each_process_stays_present_while_one_of_them_does(
+    redis_target: RedisTarget,
+) -> None:
+    """Ann's seat has a connection on each of two processes (two devices). The one on the
+    first process leaves: the seat stays present, and nothing is committed (before, the first
+    process marked Ann gone and the second marked her back: two commits, and the table saw her
+    leave). Then the other leaves too: the seat is marked away, once."""
+    settings = base_settings(presence_seconds=0.2, **redis_target.settings)
+    async with live_server(settings) as one, live_server(settings) as other, one.http() as http:
+        code, host = await create_room(http, seats=2)
+        guest = (await http.post(f"/api/rooms/{code}/join", json={"name": "Bob"})).json()
+        await http.post(f"/api/rooms/{code}/start", headers=bearer(host))
+        bob = await connect_client(other, code, guest["token"])
+        devices = [await connect_client(one, code, host), await connect_client(other, code, host)]
+        for device in devices:
+            await device.wait_for("state")
+        await bob.room_until(lambda room: all(seat["connected"] for seat in room["seats"]))
+        before = (await http.get(f"/api/rooms/{code}")).json()
+
+        await devices[0].close()
+        await asyncio.sleep(settings.presence_seconds * 10)
+        after = (await http.get(f"/api/rooms/{code}")).json()
+        assert after["seats"][0]["connected"]
+        assert after["version"] == before["version"], "a presence commit while a device stayed"
+
+        await devices[1].close()
+        gone = await bob.room_until(lambda room: not room["seats"][0]["connected"])
+        assert gone["version"] == before["version"] + 1
+        await asyncio.sleep(settings.presence_seconds * 5)
+        assert (await http.get(f"/api/rooms/{code}")).json()["version"] == gone["version"]
+        await bob.close()
