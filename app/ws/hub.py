@@ -13,7 +13,9 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from app.db.repository import public_player_id
 from app.matchmaking.live import GameIndex
+from app.rooms import live_seats
 from app.rooms.errors import RoomError
 from app.rooms.model import Room
 from app.rooms.scheduler import Scheduler
@@ -261,7 +263,19 @@ class Hub:
         a departure still waiting here is simply not committed, ``depart``)."""
         self._presence_at[(code, token_hash)] = time.monotonic()
         await self.presence.arrived(code, token_hash)
-        self.committed(await self._service.set_presence(code, token_hash, connected=True))
+        room = await self._service.set_presence(code, token_hash, connected=True)
+        self.committed(room)
+        await self._list_live_seat(room, token_hash)
+
+    async def _list_live_seat(self, room: Room, token_hash: str) -> None:
+        """A person's device at a live table: their account's other devices list the table
+        among "Your games" (``app/rooms/live_seats.py``) until its game ends."""
+        index = room.seat_of(token_hash)
+        seat = None if index is None else room.seats[index]
+        if room.options.mode != "live" or room.status == "finished" or seat is None:
+            return
+        if seat.player_id is not None:
+            await live_seats.note(self._service.store, room.code, public_player_id(seat.player_id))
 
     def depart(self, code: str, token_hash: str, *, seat: int | None) -> None:
         """Record, a moment later, that a person left the room, unless a connection here holds

@@ -7,13 +7,15 @@ server answers for each one whose token opens a room that is a turn-based table,
 your games) a live table waiting for its start or in play: a player who left the page finds
 the way back to it. A token that opens nothing there is left out of the answer, with nothing
 said about the room: the answer tells a caller only what its own seats already let it see. A
-browser signed in to an account is also told the account's turn-based games its guests sit in
-on other devices (a live table is in no database while it is played). Like every route, both
-are rate-limited per client address (``app/api/request_rate.py``)."""
+browser signed in to an account is also told the account's games its guests sit in on other
+devices: turn-based ones from the database, and (asked for your games) the live tables their
+devices connected to lately, from the store (``app/rooms/live_seats.py``). Like every route,
+both are rate-limited per client address (``app/api/request_rate.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Annotated
 
@@ -21,14 +23,16 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.repository import account_players
+from app.accounts.repository import AccountPlayers, account_players
 from app.accounts.sessions import MaybeSignedIn, SignedIn
 from app.api.deps import ServiceDep
 from app.api.schemas import STRICT
 from app.db.session import SessionDep
+from app.rooms import live_seats
 from app.rooms.credentials import CODE_ALPHABET, CODE_LENGTH, hash_token
 from app.rooms.model import MoveSeconds, Room, RoomMode, RoomStatus
 from app.rooms.service import RoomService
+from app.store.base import STORE_ERRORS
 from app.turns.archive import DATABASE_ERRORS
 
 router = APIRouter(tags=["your games"])
@@ -140,22 +144,24 @@ async def _listed(
         is not None
     ]
     if signed is not None:
-        games += await _accounts_games(
-            service, session, signed, shown={game.code for game in games}
-        )
+        players = await account_players(session, account_id=signed.account_id)
+        games += await _accounts_games(service, players, shown={game.code for game in games})
+        if live:
+            games += await _accounts_live_tables(
+                service, players, shown={game.code for game in games}
+            )
     games.sort(key=_waiting_first)
     return games
 
 
 async def _accounts_games(
-    service: RoomService, session: AsyncSession, signed: SignedIn, *, shown: set[str]
+    service: RoomService, players: AccountPlayers, *, shown: set[str]
 ) -> list[YourGame]:
     """The signed-in account's turn-based games in play that the browser named no seat of:
     those its guests took on other devices (the page opens one through
     ``POST /api/rooms/{code}/device``). Each seat is checked against the room as it is now."""
     if service.turns is None:
         return []
-    players = await account_players(session, account_id=signed.account_id)
     try:
         seats = await service.turns.seats_of(players.public_ids, limit=MOST_ACCOUNT_GAMES)
     except DATABASE_ERRORS as error:
@@ -172,6 +178,47 @@ async def _accounts_games(
         if game is not None:
             games.append(game)
     return games
+
+
+async def _accounts_live_tables(
+    service: RoomService, players: AccountPlayers, *, shown: set[str]
+) -> list[YourGame]:
+    """The live tables the account's guests sat at lately on other devices
+    (``app/rooms/live_seats.py``) that the browser named no seat of, until their game ends. A
+    table that is gone, over, or where none of the account's guests sits any more is dropped
+    from the list."""
+    store = service.store
+    ids = sorted(players.public_ids)
+    try:
+        listed = await asyncio.gather(*(live_seats.codes(store, public_id) for public_id in ids))
+    except STORE_ERRORS as error:
+        logger.warning("an account's live tables not read (%s)", type(error).__name__)
+        return []
+    codes = {code: public_id for public_id, each in zip(ids, listed, strict=True) for code in each}
+    asked = [code for code in codes if code not in shown][-live_seats.MOST_LISTED :]
+    rooms = await asyncio.gather(*(service.peek(code) for code in asked))
+    games = []
+    for code, room in zip(asked, rooms, strict=True):
+        index = None if room is None else _accounts_seat(room, players)
+        game = None if room is None or index is None else _your_game(room, index, live=True)
+        if game is None or game.mode != "live":
+            with contextlib.suppress(*STORE_ERRORS):
+                await live_seats.forget(store, code, codes[code])
+            continue
+        games.append(game)
+    return games
+
+
+def _accounts_seat(room: Room, players: AccountPlayers) -> int | None:
+    """The seat of the room that one of the account's guests holds, if any."""
+    return next(
+        (
+            index
+            for index, seat in enumerate(room.seats)
+            if seat is not None and seat.token_hash is not None and players.plays(seat.player_id)
+        ),
+        None,
+    )
 
 
 def _your_game(room: Room, seat: int | None, *, live: bool) -> YourGame | None:

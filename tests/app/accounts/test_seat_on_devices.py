@@ -195,3 +195,44 @@ async def test_a_signed_in_browser_is_told_its_accounts_turn_based_games_from_ot
         assert await listed(other) == []
     assert await listed(accounts_api.client) == []  # signed out: its tokens only
     assert await listed(accounts_api.client, turn["token"]) == [(turn["code"], 0)]
+
+
+async def test_a_signed_in_browser_is_told_its_accounts_live_table_from_another_device(
+    accounts_api: AccountsApi,
+) -> None:
+    """The computer plays a live table (its device connected); the phone's "Your games"
+    lists it, as live, until its game ends, and then never again; the turn-based games alone
+    do not list it, nor does another account's phone."""
+    guest = str(uuid.uuid4())
+    account = await make_account(
+        accounts_api.sessions, accounts_api.store, name="Ann", guest_id=guest
+    )
+    stranger = await make_account(accounts_api.sessions, accounts_api.store, name="Bea")
+    live = await a_game_of(accounts_api.client, guest)
+    left = await a_game_of(accounts_api.client, guest)  # its device never connected
+    runtime = accounts_api.app.state.runtime
+    await runtime.hub.arrive(live["code"], hash_token(live["token"]))
+
+    async def listed(client: httpx.AsyncClient, route: str) -> list[tuple[str, int, str]]:
+        answer = await client.post(route, json={"seats": []}, headers=same_site())
+        assert answer.status_code == 200, answer.text
+        return [(g["code"], g["seat"], g.get("mode", "turn")) for g in answer.json()["games"]]
+
+    async with (
+        accounts_api.device(cookies=account.cookies) as phone,
+        accounts_api.device(cookies=stranger.cookies) as other,
+    ):
+        assert await listed(phone, "/api/your-games") == [(live["code"], 0, "live")]
+        assert await listed(phone, "/api/turn-games") == []
+        assert await listed(other, "/api/your-games") == []
+        assert left["code"] != live["code"]
+
+        def finished(room: Room) -> Room:
+            room = room.clone()
+            room.status = "finished"
+            return room
+
+        service: RoomService = runtime.service
+        await service.update(live["code"], finished)
+        assert await listed(phone, "/api/your-games") == []
+        assert await service.store.places(f"live-seats:{public_player_id(guest)}") == []
