@@ -101,20 +101,21 @@ def test_a_guest_makes_an_account_and_signs_in_again_on_a_fresh_context(
 def test_a_live_table_begun_on_the_laptop_is_opened_from_the_phones_lobby(
     browser: Browser, server: Server
 ) -> None:
-    """Dora, signed in, starts a live table against an AI on her laptop; on her phone, signed
+    """Edna, signed in, starts a live table against an AI on her laptop; on her phone, signed
     in with the same passkey, the lobby's "Your games" lists it as live, and its link opens her
-    seat there (a token of the phone's own, through the account)."""
+    seat there (a token of the phone's own, through the account). Her own name: accounts'
+    names are unique on the server every test of this folder shares."""
     site = server.url.replace("127.0.0.1", "localhost")
     errors: list[str] = []
     laptop, laptop_cdp, laptop_authenticator = with_authenticator(browser, errors)
     phone, phone_cdp, phone_authenticator = with_authenticator(browser, errors)
     try:
         laptop.goto(f"{site}/account")
-        laptop.get_by_label("Your name").fill("Dora")
+        laptop.get_by_label("Your name").fill("Edna")
         laptop.get_by_role("button", name="Make an account").click()
-        expect(laptop.get_by_role("heading", name="Dora", exact=True)).to_be_visible()
+        expect(laptop.get_by_role("heading", name="Edna", exact=True)).to_be_visible()
         laptop.goto(site)
-        laptop.get_by_label("Your name").fill("Dora")
+        laptop.get_by_label("Your name").fill("Edna")
         laptop.get_by_label("Seats").fill("2")
         laptop.get_by_role("button", name="Create room").click()
         add_ai_players(laptop, 1)
@@ -129,7 +130,7 @@ def test_a_live_table_begun_on_the_laptop_is_opened_from_the_phones_lobby(
         )
         phone.goto(f"{site}/account")
         phone.get_by_role("button", name="Sign in with a passkey").click()
-        expect(phone.get_by_role("heading", name="Dora", exact=True)).to_be_visible()
+        expect(phone.get_by_role("heading", name="Edna", exact=True)).to_be_visible()
         phone.goto(site)
         games = phone.get_by_role("region", name="Your games")
         expect(games.locator("p.hint")).to_have_text("A live game is going on: open it to play.")
@@ -138,7 +139,7 @@ def test_a_live_table_begun_on_the_laptop_is_opened_from_the_phones_lobby(
         expect(entry).to_contain_text("Live now")
         entry.get_by_role("link").click()
         expect(phone).to_have_url(re.compile(re.escape(table.rsplit("/", 1)[1]) + "$"))
-        expect(phone.locator(".player.you .player-name")).to_contain_text("Dora")
+        expect(phone.locator(".player.you .player-name")).to_contain_text("Edna")
         expect(phone.locator(".hand-card").first).to_be_visible()
     finally:
         laptop.context.close()
