@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -334,6 +335,18 @@ class Room(BaseModel):
             if opens:
                 found = index
         return found
+
+    def seat_of_player(self, owns: Callable[[str | None], bool]) -> int | None:
+        """The first seat a person holds whose guest id ``owns`` accepts (a device signed in
+        to the account that guest plays for); None if there is none. AI seats hold none."""
+        return next(
+            (
+                index
+                for index, seat in enumerate(self.seats)
+                if seat is not None and seat.token_hash is not None and owns(seat.player_id)
+            ),
+            None,
+        )
 
     def occupied(self) -> int:
         return sum(seat is not None for seat in self.seats)

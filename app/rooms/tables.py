@@ -149,14 +149,7 @@ class Tables:
         found: list[int] = []
 
         def hand_over(room: Room) -> Room:
-            index = next(
-                (
-                    index
-                    for index, seat in enumerate(room.seats)
-                    if seat is not None and seat.token_hash is not None and owns(seat.player_id)
-                ),
-                None,
-            )
+            index = room.seat_of_player(owns)
             if index is None:
                 raise RoomError(
                     "no_seat_here", "You have no seat in this room; join it or watch.", status=404

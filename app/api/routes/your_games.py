@@ -199,7 +199,7 @@ async def _accounts_live_tables(
     rooms = await asyncio.gather(*(service.peek(code) for code in asked))
     games = []
     for code, room in zip(asked, rooms, strict=True):
-        index = None if room is None else _accounts_seat(room, players)
+        index = None if room is None else room.seat_of_player(players.plays)
         game = None if room is None or index is None else _your_game(room, index, live=True)
         if game is None or game.mode != "live":
             with contextlib.suppress(*STORE_ERRORS):
@@ -207,18 +207,6 @@ async def _accounts_live_tables(
             continue
         games.append(game)
     return games
-
-
-def _accounts_seat(room: Room, players: AccountPlayers) -> int | None:
-    """The seat of the room that one of the account's guests holds, if any."""
-    return next(
-        (
-            index
-            for index, seat in enumerate(room.seats)
-            if seat is not None and seat.token_hash is not None and players.plays(seat.player_id)
-        ),
-        None,
-    )
 
 
 def _your_game(room: Room, seat: int | None, *, live: bool) -> YourGame | None:
