@@ -186,6 +186,14 @@ class Client:
             if message["type"] == kind and where(message):
                 return message
 
+    async def game_over(self) -> dict[str, Any]:
+        """The ``state`` that ends the game. A whole game takes longer than one message: this
+        waits for as long as messages keep coming, each within ``WAIT``."""
+        while True:
+            message = await self.recv()
+            if message["type"] == "state" and message["view"]["over"]:
+                return message
+
     async def answer(self, ref: str, *, after: int) -> dict[str, Any]:
         """The server's answer to an ``act`` sent again with ``ref``: ``applied`` when it was
         applied before, else the ``state`` it made (newer than version ``after``)."""

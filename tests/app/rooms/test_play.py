@@ -36,7 +36,7 @@ async def test_two_people_and_an_ai_play_a_whole_game_and_it_is_recorded(
         ann_end, bob_end, watched = await asyncio.gather(
             play_out(ann, 0, random.Random(1)),
             play_out(bob, bob_seat, random.Random(2)),
-            spectator.wait_for("state", lambda m: m["view"]["over"]),
+            spectator.game_over(),
         )
         assert ann_end["version"] == bob_end["version"] == watched["version"]
         assert ann_end["view"]["seat"] == 0 and watched["view"]["seat"] is None

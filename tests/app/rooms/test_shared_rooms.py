@@ -121,7 +121,7 @@ async def test_two_processes_play_one_room_together_and_decide_each_ai_turn_once
         ann_end, bob_end, watched = await asyncio.gather(
             play_out(ann, 0, random.Random(5)),
             play_out(bob, 1, random.Random(6)),
-            watcher.wait_for("state", lambda m: m["view"]["over"]),
+            watcher.game_over(),
         )
         assert ann_end["version"] == bob_end["version"] == watched["version"]
         assert ann_end["view"]["players"] == bob_end["view"]["players"]

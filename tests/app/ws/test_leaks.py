@@ -108,7 +108,7 @@ async def test_no_message_names_a_card_the_seat_cannot_see(
         # The spectator reads as the game goes (one that falls a queue behind is dropped).
         await asyncio.gather(
             *(play_out(client, seat, random.Random(seat)) for seat, client in enumerate(players)),
-            spectator.wait_for("state", lambda m: m["view"]["over"]),
+            spectator.game_over(),
         )
         final = await live.runtime.service.load(code)
         assert final is not None and final.game is not None

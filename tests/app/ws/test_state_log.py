@@ -76,7 +76,7 @@ async def test_a_game_with_ais_sends_each_entry_once_and_small_states_after_move
         assert started.status_code == 200
         ann_end, watched = await asyncio.gather(
             _play(ann, 0, random.Random(5)),
-            spectator.wait_for("state", lambda m: m["view"]["over"]),
+            spectator.game_over(),
         )
         assert ann_end["version"] == watched["version"]
         whole = await _whole_log(live.runtime, code)
@@ -208,7 +208,7 @@ async def test_a_rematch_starts_the_log_over_whole(make_settings: MakeSettings) 
         spectator = await connect_client(live, code)
         await asyncio.gather(
             *(play_out(client, seat, random.Random(seat)) for seat, client in enumerate(clients)),
-            spectator.wait_for("state", lambda m: m["view"]["over"]),
+            spectator.game_over(),
         )
         for client in [*clients, spectator]:
             assert client.state is not None and client.state["log_from"] > 0
