@@ -7,40 +7,34 @@ import gc
 
 THRESHOLDS = (20_000, 1_000_000_000, 1_000_000_000)
 """Allocations before a young collection; the middle and old generations are never collected
-by counts, only by the clock (``FULL_EVERY``). CPython's defaults are (700, 10, 10). With
-young collections on the clock the allocation count seldom reaches its threshold."""
+by counts, only by the clock (``FULL_EVERY``). CPython's defaults are (700, 10, 10). Each
+freeze on the clock sets the count back to zero, so it seldom reaches its threshold."""
 
-YOUNG_SECONDS = 0.1
-"""How often a tuned process collects its young generation, whatever its allocations say.
-The threshold counts allocations less deallocations, and a move mostly replaces objects: a
-room's new copy survives while its last copy, older, is freed. So at 500 moves/s the count
-crept up, young collections came every 15-70 s and each walked every object that had
-survived since the last, for 30-110 ms; every room waited meanwhile, and at 80% of a core the
-backlog took half a second to clear. On a clock, each walks a tenth of a second's survivors:
-at 500 moves/s, 3.0 ms on average (every half second: 13 ms; every quarter: 6.7), for the
-same CPU in all (0.9 s of collection in 30 s), and the p99 of a 30 s step at 500/s 29 ms
-(49 ms with a quarter second: after each longer pause the queue took longer to clear)."""
+FREEZE_SECONDS = 0.1
+"""How often a tuned process moves every object the collector tracks out of its sight
+(``gc.freeze``: it links two lists and walks nothing). What a server allocates and keeps
+(every room's new copy and engine state, its connections and caches) outlives any young
+collection, and collections in play find almost no garbage in it; young collections on this
+clock walked each of those objects once, and their pauses, every tenth of a second, were most
+of the p99 under load (``docs/performance.md``, "Memory per connection, and the collector").
+The rare cyclic garbage waits for the full collection (``FULL_EVERY``)."""
 FULL_EVERY = 36_000
-"""Young collections on the clock between two full ones (every hour). What outlives a young
-collection is not walked again until then: in play it is every room's current copy and each
-connection's objects, and no garbage. Middle collections by counts, measured every five
-minutes, found next to nothing in play (six of seven freed 0 objects at 1,000 rooms and 500
-moves/s) and walked 80,000-170,000 live objects each time, stalling every room for 20-170 ms:
-none run. The cyclic garbage that would reach them, every connection that ended (about 50
-objects each, with its deflate state and transport), is freed as it ends
-(``tests/app/transport/test_connections_freed.py``). The full collection is the backstop for
-whatever else (a few dozen objects every two seconds in a soak): 0.3-0.5 s at 1,000 rooms and
-4,000 connections (``docs/performance.md``, "Memory per connection, and the collector")."""
+"""Freezes on the clock between two full collections (every hour): the whole heap unfrozen,
+collected and frozen again, the objects made at import among them, in one pause. It frees
+the hour's cyclic garbage, a few dozen objects a second: every connection that ended is freed
+as it ends, by its references (about 50 objects each, with its deflate state and transport;
+``tests/app/transport/test_connections_freed.py``). No collection of the middle generation
+runs: by counts they found next to nothing in play and stalled every room."""
 
 _tuned = False
 
 
 def tune() -> None:
     """Call once, after importing and before serving. What importing built (modules, schemas)
-    lives as long as the process: it is kept out of every collection. Thousands of connections
-    make a heap of ~200 objects each that a full collection walks in 0.5-1 s, stalling every
-    room at once; young collections, on a clock (``collect_on_a_clock``), find the cyclic
-    garbage before it reaches the old generation, so full passes are rare too."""
+    lives as long as the process: it is frozen out of every collection but the clock's full
+    ones (``collect_on_a_clock``). Thousands of connections make a heap of ~200 objects each
+    that a full collection walks in 0.5-1 s, stalling every room at once: no count of
+    allocations starts one."""
     global _tuned
     gc.collect()
     gc.freeze()
@@ -53,10 +47,13 @@ def tuned() -> bool:
 
 
 async def collect_on_a_clock() -> None:
-    """Young collections every ``YOUNG_SECONDS``, a full one every ``FULL_EVERY`` of them; for
-    as long as the process serves."""
-    young = 0
+    """Everything tracked frozen every ``FREEZE_SECONDS``, and every ``FULL_EVERY`` of them
+    a full collection of the whole heap first; for as long as the process serves."""
+    ticks = 0
     while True:
-        await asyncio.sleep(YOUNG_SECONDS)
-        young += 1
-        gc.collect(2 if young % FULL_EVERY == 0 else 0)
+        await asyncio.sleep(FREEZE_SECONDS)
+        ticks += 1
+        if ticks % FULL_EVERY == 0:
+            gc.unfreeze()
+            gc.collect(2)
+        gc.freeze()

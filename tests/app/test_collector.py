@@ -1,11 +1,13 @@
-"""A tuned server process collects its young generation on a clock, not by allocation counts,
-and the older ones only in the clock's rare full collection."""
+"""A tuned server process freezes what it holds on a clock, so that no collection walks it,
+and collects the whole heap only in the clock's rare full collection."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import gc
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,43 +15,75 @@ import pytest
 from app import collector
 
 
-async def test_the_clock_collects_young_and_now_and_then_whole_generations(
+class _Cycle:
+    def __init__(self) -> None:
+        self.itself = self
+
+
+def _cyclic_garbage() -> weakref.ref[_Cycle]:
+    """An object only a reference cycle keeps: garbage that reference counts never free."""
+    return weakref.ref(_Cycle())
+
+
+async def _until(holds: Callable[[], bool]) -> None:
+    for _ in range(1000):
+        if holds():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not within ten seconds")
+
+
+async def test_the_clock_freezes_what_there_is_and_now_and_then_collects_the_whole_heap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(collector, "YOUNG_SECONDS", 0.01)
-    monkeypatch.setattr(collector, "FULL_EVERY", 4)
-    generations: list[int] = []
+    """Once frozen, cyclic garbage is out of every collection's sight, however full, until
+    the clock's own full collection (``FULL_EVERY``) frees it; the clock freezes on after it."""
+    monkeypatch.setattr(collector, "FREEZE_SECONDS", 0.01)
+    monkeypatch.setattr(collector, "FULL_EVERY", 20)
+    freezes = 0
+    freeze = gc.freeze
+
+    def counted() -> None:
+        nonlocal freezes
+        freezes += 1
+        freeze()
+
+    monkeypatch.setattr(gc, "freeze", counted)
+    fulls: list[int] = []
 
     def seen(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            generations.append(info["generation"])
+        if phase == "start" and info["generation"] == 2:
+            fulls.append(freezes)
 
+    frozen_before = gc.get_freeze_count()
     thresholds = gc.get_threshold()
     gc.set_threshold(*collector.THRESHOLDS)  # as a tuned process: no full one but the clock's
-    gc.callbacks.append(seen)
+    garbage = _cyclic_garbage()
     clock = asyncio.create_task(collector.collect_on_a_clock())
     try:
-        # A full collection of this test process's heap may take a while: counted, not timed.
-        for _ in range(1000):
-            if generations.count(2) >= 2:
-                break
-            await asyncio.sleep(0.01)
+        await _until(lambda: freezes >= 1)
+        gc.collect()
+        assert garbage() is not None, "a collection walked what the clock froze"
+        gc.callbacks.append(seen)
+        await _until(lambda: garbage() is None)
+        await _until(lambda: freezes > collector.FULL_EVERY)
     finally:
         clock.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await clock
-        gc.callbacks.remove(seen)
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(seen)
         gc.set_threshold(*thresholds)
-    assert generations.count(2) >= 2, "no full collection came"
-    # Before the second full one, at least the clock's three young ones between the two
-    # (allocations may add young ones of their own).
-    second = [index for index, generation in enumerate(generations) if generation == 2][1]
-    assert generations[:second].count(0) >= 3 + 3
+        if not frozen_before:
+            gc.unfreeze()  # the rest of the tests' process as it was
+    # The garbage went in the clock's full collection, at its FULL_EVERY-th tick, whose
+    # freezing follows it.
+    assert fulls[:1] == [collector.FULL_EVERY - 1], fulls
 
 
 def test_no_count_of_collections_or_allocations_walks_the_older_generations() -> None:
-    """Past the clock's young collections, allocations bring young collections only: what
-    outlived one is walked by the clock's full collection alone (``FULL_EVERY``)."""
+    """Allocations bring young collections only: what outlived one is walked by the clock's
+    full collection alone (``FULL_EVERY``)."""
     generations: list[int] = []
 
     def seen(phase: str, info: dict[str, Any]) -> None:
@@ -60,7 +94,7 @@ def test_no_count_of_collections_or_allocations_walks_the_older_generations() ->
     gc.set_threshold(*collector.THRESHOLDS)
     gc.callbacks.append(seen)
     try:
-        for _ in range(100):  # ten seconds of the clock's young collections
+        for _ in range(100):
             gc.collect(0)
         # Kept alive until all are made: the threshold counts allocations less deallocations.
         kept = [[] for _ in range(5 * collector.THRESHOLDS[0])]

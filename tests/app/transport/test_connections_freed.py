@@ -1,8 +1,9 @@
 """A connection that ends is freed at once by reference counting, with everything it held (its
 protocols, its transport, its deflate state): nothing of it waits in a cycle for the garbage
-collector. A cycle outlives the young collections and waits for a rarer, longer pass, which
-walks every live connection and stalls every room meanwhile; 4,000 players coming and going
-would leave about 50 objects each behind until then."""
+collector. A server's clock freezes what it holds (``app/collector.py``), so a cycle waits for
+the hour's full collection, which walks every live connection and stalls every room
+meanwhile; 4,000 players coming and going would leave about 50 objects each behind until
+then."""
 
 from __future__ import annotations
 
