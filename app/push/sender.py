@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -32,6 +33,17 @@ if TYPE_CHECKING:
     import aiohttp
 
 log = logging.getLogger(__name__)
+
+
+def quiet_socks_warning() -> None:
+    """Keep out of the log urllib3's warning that SOCKS proxies need PySocks (the server uses
+    none), which ``requests`` (under ``pywebpush``) imports it with. ``requests`` silences it
+    itself, but from ``pywebpush``'s import in a thread that filter can be lost: a
+    ``warnings.catch_warnings`` block closing on the event loop's thread meanwhile (pydantic and
+    FastAPI open them) puts back the filters it began with. Set here, on the event loop's thread
+    before the thread starts, the filter is in every such block's beginning."""
+    warnings.filterwarnings("ignore", message="SOCKS support in urllib3")
+
 
 Hit = Callable[..., Awaitable[bool]]
 """A shared counter, as ``RoomStore.hit(key, limit=, window_seconds=)``: True while under limit."""
@@ -139,6 +151,7 @@ class PushSender:
         ``pywebpush`` and ``aiohttp`` (a second or more of imports on a busy machine) are
         loaded here, in a thread: the server answers while they load.
         """
+        quiet_socks_warning()
         await asyncio.to_thread(importlib.import_module, "pywebpush")
         import aiohttp
 
