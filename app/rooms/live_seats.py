@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from app.store.base import RoomStore
 
-LISTED_SECONDS = 4 * 3600.0
+LISTED_SECONDS = 24 * 3600.0
 """How long a live table stays listed for a player after their last device connected to it:
-longer than a live game lasts."""
+a day, longer than friends sit at one table, rematches and all, with a device that never
+reconnects. A table gone or over is dropped when it is next listed, so it costs nothing
+to keep its code longer than it plays."""
 MOST_LISTED = 8
 """Live tables read for one player: the last ones the store keeps (a player who left more
 than this many live tables unfinished in a few hours sees the latest)."""
