@@ -14,11 +14,11 @@ from app.store.base import RoomStore
 LISTED_SECONDS = 24 * 3600.0
 """How long a live table stays listed for a player after their last device connected to it:
 a day, longer than friends sit at one table, rematches and all, with a device that never
-reconnects. A table gone or over is dropped when it is next listed, so it costs nothing
-to keep its code longer than it plays."""
+reconnects. A table gone or over is dropped when it is next listed: holding its code longer
+than it plays costs one small key per player."""
 MOST_LISTED = 8
 """Live tables read for one player: the last ones the store keeps (a player who left more
-than this many live tables unfinished in a few hours sees the latest)."""
+than this many live tables unfinished within a day sees the latest)."""
 
 
 def _key(public_id: str) -> str:
